@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""One entry point for everything a reader or contributor runs. Needs only Python 3.11.
+
+    python3 tasks.py book    # set up .venv if needed, then build the site into _build/html
+    python3 tasks.py test    # set up .venv if needed, then run the whole test suite (pytest)
+    python3 tasks.py lab     # set up .venv if needed, then open the notebooks in JupyterLab
+    python3 tasks.py bench   # set up .venv if needed, then run the attention benchmark (bench/)
+
+Set-up is idempotent: it creates `.venv`, installs `requirements.txt` (exact pins, the package itself
+editable), registers a Jupyter kernel, and remembers a hash of what it installed so the next call is instant.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".installed-hash"
+INPUTS = ("requirements.txt", "pyproject.toml")
+
+
+def say(msg: str) -> None:
+    print(f"[tasks] {msg}", flush=True)
+
+
+def run(cmd: list[str], **kw) -> None:
+    say("$ " + " ".join(str(c) for c in cmd))
+    subprocess.run([str(c) for c in cmd], check=True, cwd=kw.pop("cwd", ROOT), **kw)
+
+
+def wanted_hash() -> str:
+    h = hashlib.sha256()
+    for name in INPUTS:
+        h.update((ROOT / name).read_bytes())
+    return h.hexdigest()
+
+
+def setup() -> None:
+    """Create .venv and install the pinned requirements (skipped when nothing changed)."""
+    if sys.version_info[:2] != (3, 11):
+        say(f"warning: Python {sys.version.split()[0]}; the pins (torch==2.13.0 CPU wheel) target Python 3.11")
+    if not PY.exists():
+        say("creating .venv")
+        run([sys.executable, "-m", "venv", VENV])
+    if STAMP.exists() and STAMP.read_text().strip() == wanted_hash():
+        say("environment up to date")
+        return
+    t0 = time.time()
+    run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", "requirements.txt"])
+    run([PY, "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3", "--display-name",
+         "Python 3 (selfattention)"], stdout=subprocess.DEVNULL)
+    STAMP.write_text(wanted_hash())
+    say(f"installed in {time.time() - t0:.0f} s")
+
+
+def ensure_browser() -> None:
+    """Install Debian's Chromium for the browser test when it is missing and we may (root + apt)."""
+    if shutil.which("chromium") or os.environ.get("SELFATTENTION_NO_BROWSER_INSTALL"):
+        return
+    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+        say("chromium not found and cannot be installed here: the browser tests will be skipped")
+        return
+    say("installing Debian's chromium for the browser test")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env,
+            stdout=subprocess.DEVNULL)
+    except subprocess.CalledProcessError as exc:
+        say(f"could not install chromium ({exc}); the browser tests will be skipped")
+
+
+def venv_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(VENV)
+    env.setdefault("PYTHONHASHSEED", "0")
+    env.setdefault("MPLBACKEND", "Agg")
+    return env
+
+
+def book(extra: list[str]) -> None:
+    setup()
+    t0 = time.time()
+    run([BIN / "jupyter-book", "build", ".", "-W", "-n", "--keep-going", *extra], env=venv_env())
+    say(f"site built in {time.time() - t0:.0f} s: open {ROOT / '_build/html/index.html'}")
+
+
+def test(extra: list[str]) -> None:
+    setup()
+    ensure_browser()
+    t0 = time.time()
+    try:
+        run([PY, "-m", "pytest", *extra], env=venv_env())
+    finally:
+        say(f"tests took {time.time() - t0:.0f} s")
+
+
+def lab(extra: list[str]) -> None:
+    setup()
+    run([BIN / "jupyter", "lab", "chapters", *extra], env=venv_env())
+
+
+def bench(extra: list[str]) -> None:
+    setup()
+    run([PY, "bench/bench_attention.py", *extra], env=venv_env())
+
+
+COMMANDS = {"setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    try:
+        COMMANDS[argv[0]](argv[1:])
+    except subprocess.CalledProcessError as exc:
+        return exc.returncode or 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,40 @@
+"""Shared fixtures: the book is built once per test session and shared by every test that reads the site."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class BuiltBook:
+    html: Path  # the _build/html folder
+    log: str  # everything jupyter-book printed
+    seconds: float
+
+
+def _jupyter_book() -> str:
+    exe = Path(sys.executable).with_name("jupyter-book")
+    return str(exe) if exe.exists() else "jupyter-book"
+
+
+@pytest.fixture(scope="session")
+def built_book() -> BuiltBook:
+    """Build the site with warnings as errors (`jupyter-book build . -W -n --keep-going`) once per session."""
+    env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    t0 = time.time()
+    proc = subprocess.run(
+        [_jupyter_book(), "build", ".", "-W", "-n", "--keep-going"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+    )
+    book = BuiltBook(ROOT / "_build" / "html", proc.stdout + proc.stderr, time.time() - t0)
+    if proc.returncode != 0:
+        pytest.fail(f"jupyter-book build failed (exit {proc.returncode}):\n{book.log[-6000:]}")
+    return book
