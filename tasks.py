@@ -46,7 +46,7 @@ def wanted_hash() -> str:
 def setup() -> None:
     """Create .venv and install the pinned requirements (skipped when nothing changed)."""
     if sys.version_info[:2] != (3, 11):
-        say(f"warning: Python {sys.version.split()[0]}; the pins (torch==2.13.0 CPU wheel) target Python 3.11")
+        say(f"warning: Python {sys.version.split()[0]}; pins (torch==2.13.0 CPU wheel) target 3.11")
     if not PY.exists():
         say("creating .venv")
         run([sys.executable, "-m", "venv", VENV])
@@ -63,16 +63,18 @@ def setup() -> None:
 
 def ensure_browser() -> None:
     """Install Debian's Chromium for the browser test when it is missing and we may (root + apt)."""
-    if shutil.which("chromium") or os.environ.get("SELFATTENTION_NO_BROWSER_INSTALL"):
+    have_fonts = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc").exists()
+    if (shutil.which("chromium") and have_fonts) or os.environ.get("SELFATTENTION_NO_BROWSER_INSTALL"):
         return
     if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
-        say("chromium not found and cannot be installed here: the browser tests will be skipped")
+        say("chromium or CJK fonts missing and not installable (needs root, apt): browser tests may skip")
         return
-    say("installing Debian's chromium for the browser test")
+    say("installing Debian's chromium (and CJK fonts for the 中文 text) for the browser test")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     try:
         run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
-        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env,
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium",
+             "fonts-noto-cjk"], env=env,
             stdout=subprocess.DEVNULL)
     except subprocess.CalledProcessError as exc:
         say(f"could not install chromium ({exc}); the browser tests will be skipped")

@@ -1,0 +1,67 @@
+"""Tiled attention with an online softmax (the FlashAttention idea): exact, never builds the n_q x n_k matrix.
+
+For each query block keep a running max m, a running denominator l and an accumulator acc; for each key
+block: m' = max(m, rowmax(s)), p = exp(s - m'), l = exp(m - m') l + rowsum(p), acc = exp(m - m') acc + p v.
+At the end out = acc / l.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ._checks import broadcast_shape, check_positive_int, check_qkv
+
+__all__ = ["tiled_attention"]
+
+
+def tiled_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    block_size: int = 64,
+    causal: bool = False,
+    scale: float | None = None,
+) -> torch.Tensor:
+    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v), blockwise in O(block^2) memory.
+
+    ``causal`` uses the end-aligned mask of ``causal_mask`` (query i sits at n_k - n_q + i).
+    """
+    check_qkv(q, k, v)
+    block_size = check_positive_int(block_size, "block_size")
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    n_q, n_k = q.shape[-2], k.shape[-2]
+    offset = n_k - n_q  # absolute position of query i is i + offset
+    neg_inf = float("-inf")
+    blocks = []
+    for qs in range(0, n_q, block_size):
+        qe = min(qs + block_size, n_q)
+        q_blk = q[..., qs:qe, :] * scale  # (..., bq, d_k)
+        bq = qe - qs
+        m = q_blk.new_full((*q_blk.shape[:-1], 1), neg_inf)  # (..., bq, 1) running max
+        l = q_blk.new_zeros((*q_blk.shape[:-1], 1))  # (..., bq, 1) running denominator  # noqa: E741
+        acc = None  # (..., bq, d_v) running numerator, created on the first key block
+        k_stop = min(n_k, qe + offset) if causal else n_k  # keys after the last query's position are skipped
+        for ks in range(0, max(k_stop, 0), block_size):
+            ke = min(ks + block_size, k_stop)
+            s = q_blk @ k[..., ks:ke, :].transpose(-2, -1)  # (..., bq, bk)
+            if causal and ke - 1 > qs + offset:  # block crosses the diagonal: mask j > i + offset
+                q_pos = torch.arange(qs, qe, device=q.device)[:, None] + offset  # (bq, 1)
+                k_pos = torch.arange(ks, ke, device=q.device)[None, :]  # (1, bk)
+                s = s.masked_fill(k_pos > q_pos, neg_inf)  # (..., bq, bk)
+            m_new = torch.maximum(m, s.amax(dim=-1, keepdim=True))  # (..., bq, 1)
+            m_safe = m_new.masked_fill(m_new == neg_inf, 0.0)  # rows with no key yet: avoid -inf - -inf
+            p = torch.exp(s - m_safe)  # (..., bq, bk)
+            alpha = torch.exp(m - m_safe)  # (..., bq, 1) rescales what was accumulated under the old max
+            pv = p @ v[..., ks:ke, :]  # (..., bq, d_v)
+            l = alpha * l + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)  # noqa: E741
+            acc = pv if acc is None else alpha * acc + pv  # (..., bq, d_v)
+            m = m_new
+        if acc is None:  # no key visible to this whole block (causal with n_q > n_k)
+            batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2]) or ()
+            blocks.append(q.new_zeros((*batch, bq, v.shape[-1])))  # (..., bq, d_v)
+            continue
+        blocks.append(acc / torch.where(l == 0, torch.ones_like(l), l))  # (..., bq, d_v); empty rows -> 0
+    return torch.cat(blocks, dim=-2)  # (..., n_q, d_v)

@@ -1,0 +1,80 @@
+"""Boolean attention masks, True = may attend: causal (end-aligned), padding, and how to combine them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from ._checks import _shape, broadcast_shape, check_positive_int
+
+__all__ = ["causal_mask", "padding_mask", "key_padding_to_attn_mask", "combine_masks"]
+
+
+def causal_mask(n_q: int, n_k: int | None = None, device: torch.device | str | None = None) -> torch.Tensor:
+    """(n_q, n_k) bool, True where key j <= query position; queries sit at the END: i -> n_k - n_q + i.
+
+    With n_q < n_k this is decoding with a cache (``causal_mask(1, 5)`` is all True). With n_q > n_k the first
+    n_q - n_k rows are fully masked.
+    """
+    n_q = check_positive_int(n_q, "n_q")
+    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
+    q_pos = torch.arange(n_q, device=device)[:, None] + (n_k - n_q)  # (n_q, 1) absolute positions
+    k_pos = torch.arange(n_k, device=device)[None, :]  # (1, n_k)
+    return k_pos <= q_pos  # (n_q, n_k)
+
+
+def padding_mask(lengths: Sequence[int] | torch.Tensor, max_len: int | None = None) -> torch.Tensor:
+    """lengths (B,) -> (B, max_len) bool, True at real tokens (position < length)."""
+    if isinstance(lengths, torch.Tensor):
+        if lengths.ndim != 1 or lengths.is_floating_point() or lengths.dtype == torch.bool:
+            raise ValueError(
+                f"lengths must be a 1-D integer tensor: got dtype {lengths.dtype}, shape {_shape(lengths)}"
+            )
+        lens = lengths.to(torch.long)
+    else:
+        seq = list(lengths)
+        if any(isinstance(n, bool) or not isinstance(n, int) for n in seq):
+            raise ValueError(f"lengths must be ints: got {seq!r}")
+        lens = torch.tensor(seq, dtype=torch.long)
+    if lens.numel() == 0:
+        raise ValueError("lengths must be non-empty: got 0 sequences")
+    if max_len is None:
+        max_len = int(lens.max())
+    max_len = check_positive_int(max_len, "max_len")
+    if bool((lens < 0).any()) or bool((lens > max_len).any()):
+        raise ValueError(f"lengths must lie in [0, max_len={max_len}]: got {lens.tolist()}")
+    pos = torch.arange(max_len, device=lens.device)[None, :]  # (1, max_len)
+    return pos < lens[:, None]  # (B, max_len)
+
+
+def key_padding_to_attn_mask(pad: torch.Tensor) -> torch.Tensor:
+    """(B, n_k) bool (True = real key) -> (B, 1, 1, n_k), broadcastable to (B, h, n_q, n_k)."""
+    if not isinstance(pad, torch.Tensor) or pad.dtype != torch.bool or pad.ndim != 2:
+        raise ValueError(
+            "pad must be a 2-D boolean tensor (B, n_k), True = real key: "
+            f"got {getattr(pad, 'dtype', type(pad))} with shape {_shape(pad)}"
+        )
+    return pad[:, None, None, :]  # (B, 1, 1, n_k)
+
+
+def combine_masks(*masks: torch.Tensor | None) -> torch.Tensor | None:
+    """Logical AND of boolean masks (broadcast together); ``None`` entries are ignored; all None -> None."""
+    out: torch.Tensor | None = None
+    for i, m in enumerate(masks):
+        if m is None:
+            continue
+        if not isinstance(m, torch.Tensor) or m.dtype != torch.bool:
+            raise ValueError(
+                f"masks[{i}] must be a boolean tensor: "
+                f"got {getattr(m, 'dtype', type(m))} with shape {_shape(m)}"
+            )
+        if out is None:
+            out = m
+            continue
+        if broadcast_shape(out.shape, m.shape) is None:
+            raise ValueError(
+                f"masks[{i}] is not broadcastable with the masks before it: got {_shape(m)} and {_shape(out)}"
+            )
+        out = out & m  # broadcast shape
+    return out

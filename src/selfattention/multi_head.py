@@ -1,0 +1,161 @@
+"""Multi-head attention (self and cross), with MQA / GQA via ``num_kv_heads`` and an optional KV cache."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+from torch import nn
+
+from ._checks import (
+    _shape,
+    check_divisible,
+    check_finite,
+    check_mask,
+    check_positive_int,
+    check_rank,
+    check_tensor,
+)
+from .core import scaled_dot_product_attention
+from .masks import causal_mask
+
+if TYPE_CHECKING:
+    from .decoding import KVCache
+
+__all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv"]
+
+
+def split_heads(x: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """(B, n, h*d) -> (B, h, n, d)."""
+    check_rank(x, "x", 3, 3)
+    num_heads = check_positive_int(num_heads, "num_heads")
+    B, n, hd = x.shape
+    check_divisible(hd, num_heads, "x.shape[-1]", "num_heads")
+    return x.view(B, n, num_heads, hd // num_heads).transpose(1, 2)  # (B, h, n, d)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """(B, h, n, d) -> (B, n, h*d); the inverse of ``split_heads``."""
+    check_rank(x, "x", 4, 4)
+    B, h, n, d = x.shape
+    return x.transpose(1, 2).reshape(B, n, h * d)  # (B, n, h*d)
+
+
+def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """(B, h_kv, n, d) -> (B, h_kv*n_rep, n, d): each K/V head serves ``n_rep`` consecutive query heads."""
+    check_rank(x, "x", 4, 4)
+    n_rep = check_positive_int(n_rep, "n_rep")
+    return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)  # (B, h_kv*n_rep, n, d)
+
+
+class MultiHeadAttention(nn.Module):
+    """x (B, n_q, d_model) [, context (B, n_k, d_model)] -> (B, n_q, d_model) [, weights (B, h, n_q, n_k)]."""
+
+    def __init__(
+        self, d_model: int, num_heads: int, num_kv_heads: int | None = None, bias: bool = True
+    ) -> None:
+        super().__init__()
+        d_model = check_positive_int(d_model, "d_model")
+        num_heads = check_positive_int(num_heads, "num_heads")
+        num_kv_heads = num_heads if num_kv_heads is None else check_positive_int(num_kv_heads, "num_kv_heads")
+        check_divisible(d_model, num_heads, "d_model", "num_heads")
+        check_divisible(num_heads, num_kv_heads, "num_heads", "num_kv_heads")
+        self.d_model, self.num_heads, self.num_kv_heads = d_model, num_heads, num_kv_heads
+        self.d_k = d_model // num_heads
+        self.q_proj = nn.Linear(d_model, num_heads * self.d_k, bias=bias)
+        self.k_proj = nn.Linear(d_model, num_kv_heads * self.d_k, bias=bias)
+        self.v_proj = nn.Linear(d_model, num_kv_heads * self.d_k, bias=bias)
+        self.out_proj = nn.Linear(num_heads * self.d_k, d_model, bias=bias)
+
+    def _check_input(self, x: object, name: str) -> torch.Tensor:
+        """Raise unless ``x`` is (B, n, d_model) float without NaN."""
+        check_tensor(x, name)
+        check_rank(x, name, 3, 3)
+        assert isinstance(x, torch.Tensor)
+        if x.shape[-1] != self.d_model:
+            raise ValueError(f"{name} must have last dim d_model={self.d_model}: got {name} {_shape(x)}")
+        check_finite(x, name)
+        return x
+
+    def forward(
+        self,
+        x: torch.Tensor,
+        context: torch.Tensor | None = None,
+        mask: torch.Tensor | None = None,
+        return_weights: bool = False,
+        kv_cache: KVCache | None = None,
+    ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+        """x (B, n_q, d_model) -> (B, n_q, d_model) [, weights (B, h, n_q, n_k)].
+
+        Self-attention if ``context`` is None, else cross-attention: keys/values come from
+        context (B, n_k, d_model). ``mask``: bool, True = may attend, broadcastable to (B, h, n_q, n_k).
+        With ``kv_cache`` the new keys/values are appended to the cache and, if ``mask`` is None,
+        an end-aligned causal mask (``causal_mask(n_q, n_k)``) is used.
+        """
+        self._check_input(x, "x")
+        B, n_q, _ = x.shape
+        if context is not None:
+            if kv_cache is not None:
+                raise ValueError("kv_cache is for self-attention decoding: got both context and kv_cache")
+            self._check_input(context, "context")
+            if context.shape[0] != B:
+                raise ValueError(
+                    f"x and context must share batch size: got x {_shape(x)}, context {_shape(context)}"
+                )
+        src = x if context is None else context
+        n_k = src.shape[1] + (len(kv_cache) if kv_cache is not None else 0)
+        if mask is not None:  # validate before touching the cache
+            check_mask(mask, (B, self.num_heads, n_q, n_k))
+        q = split_heads(self.q_proj(x), self.num_heads)  # (B, h, n_q, d_k)
+        k = split_heads(self.k_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
+        v = split_heads(self.v_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
+        if kv_cache is not None:
+            k, v = kv_cache.append(k, v)  # (B, h_kv, n_k, d_k), all tokens so far
+            if mask is None:
+                mask = causal_mask(n_q, n_k, device=x.device)  # (n_q, n_k), end-aligned
+        n_rep = self.num_heads // self.num_kv_heads
+        k = repeat_kv(k, n_rep)  # (B, h, n_k, d_k)
+        v = repeat_kv(v, n_rep)  # (B, h, n_k, d_k)
+        res = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=return_weights)
+        out, weights = res if isinstance(res, tuple) else (res, None)  # out (B, h, n_q, d_k)
+        out = self.out_proj(merge_heads(out))  # (B, n_q, d_model)
+        return (out, weights) if return_weights else out
+
+    @classmethod
+    def from_torch(cls, mha: nn.MultiheadAttention) -> MultiHeadAttention:
+        """Copy weights from a ``torch.nn.MultiheadAttention`` (any ``batch_first``; ours is batch-first)."""
+        if not isinstance(mha, nn.MultiheadAttention):
+            raise ValueError(f"mha must be a torch.nn.MultiheadAttention: got {type(mha).__name__}")
+        if mha.bias_k is not None or mha.add_zero_attn:
+            raise ValueError("mha with add_bias_kv or add_zero_attn is not supported")
+        if mha.kdim != mha.embed_dim or mha.vdim != mha.embed_dim:
+            raise ValueError(
+                f"mha must have kdim = vdim = embed_dim: got {mha.kdim}, {mha.vdim}, {mha.embed_dim}"
+            )
+        E = mha.embed_dim
+        has_bias = mha.in_proj_bias is not None
+        if mha._qkv_same_embed_dim:
+            w_q, w_k, w_v = mha.in_proj_weight.chunk(3, dim=0)  # each (E, E)
+        else:
+            w_q, w_k, w_v = mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight
+        ref = mha.out_proj.weight
+        m = cls(E, mha.num_heads, bias=has_bias).to(device=ref.device, dtype=ref.dtype)
+        with torch.no_grad():
+            for proj, w in ((m.q_proj, w_q), (m.k_proj, w_k), (m.v_proj, w_v)):
+                proj.weight.copy_(w)
+            m.out_proj.weight.copy_(mha.out_proj.weight)
+            if has_bias:
+                b_q, b_k, b_v = mha.in_proj_bias.chunk(3, dim=0)  # each (E,)
+                for proj, b in ((m.q_proj, b_q), (m.k_proj, b_k), (m.v_proj, b_v)):
+                    proj.bias.copy_(b)
+                m.out_proj.bias.copy_(mha.out_proj.bias)
+        return m
+
+    def extra_repr(self) -> str:
+        """Shown by ``print(module)``."""
+        return (
+            f"d_model={self.d_model}, num_heads={self.num_heads}, "
+            f"num_kv_heads={self.num_kv_heads}, d_k={self.d_k}"
+        )
+
+

@@ -1,0 +1,199 @@
+"""scaled_dot_product_attention, softmax and attention_steps against PyTorch."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from selfattention import attention_steps, causal_mask, scaled_dot_product_attention, softmax
+
+ATOL = {torch.float32: 1e-5, torch.float64: 1e-10}
+
+SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)
+    ((), 4, 4, 8, 8),
+    ((3,), 5, 7, 4, 6),
+    ((2, 3), 6, 3, 8, 5),
+    ((2, 4), 1, 9, 16, 2),
+    ((1, 2), 7, 7, 1, 3),
+]
+
+
+def _qkv(batch: tuple[int, ...], n_q: int, n_k: int, d_k: int, d_v: int, dtype: torch.dtype, seed: int = 0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(*batch, n_q, d_k, generator=g, dtype=dtype)
+    k = torch.randn(*batch, n_k, d_k, generator=g, dtype=dtype)
+    v = torch.randn(*batch, n_k, d_v, generator=g, dtype=dtype)
+    return q, k, v
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_matches_torch_sdpa_plain(shape, dtype, return_weights) -> None:
+    q, k, v = _qkv(*shape, dtype)
+    ref = F.scaled_dot_product_attention(q, k, v)
+    res = scaled_dot_product_attention(q, k, v, return_weights=return_weights)
+    out = res[0] if return_weights else res
+    assert out.shape == ref.shape == (*shape[0], shape[1], shape[4])
+    torch.testing.assert_close(out, ref, atol=ATOL[dtype], rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_matches_torch_sdpa_mask_and_bias(shape, dtype, return_weights) -> None:
+    batch, n_q, n_k, d_k, d_v = shape
+    q, k, v = _qkv(*shape, dtype, seed=1)
+    g = torch.Generator().manual_seed(2)
+    mask = torch.rand(n_q, n_k, generator=g) > 0.4  # (n_q, n_k), broadcast over batch dims
+    mask[:, 0] = True  # every row sees a key (torch gives NaN for fully masked rows)
+    bias = torch.randn(*batch, n_q, n_k, generator=g, dtype=dtype)
+    for m, b in ((mask, None), (None, bias), (mask, bias)):
+        ref_mask = b if m is None else (m if b is None else b.masked_fill(~m, float("-inf")))
+        ref = F.scaled_dot_product_attention(q, k, v, attn_mask=ref_mask)
+        res = scaled_dot_product_attention(q, k, v, mask=m, bias=b, return_weights=return_weights)
+        out = res[0] if return_weights else res
+        torch.testing.assert_close(out, ref, atol=ATOL[dtype], rtol=0)
+
+
+def test_weights_rows_sum_to_one_and_masked_entries_are_zero() -> None:
+    q, k, v = _qkv((2,), 5, 5, 4, 3, torch.float64)
+    out, w = scaled_dot_product_attention(q, k, v, mask=causal_mask(5), return_weights=True)
+    assert w.shape == (2, 5, 5)
+    torch.testing.assert_close(w.sum(-1), torch.ones(2, 5, dtype=torch.float64), atol=1e-12, rtol=0)
+    assert torch.all(w[:, ~causal_mask(5)] == 0)
+    torch.testing.assert_close(out, w @ v, atol=1e-12, rtol=0)
+
+
+def test_custom_scale_matches_torch() -> None:
+    q, k, v = _qkv((2, 2), 4, 6, 8, 5, torch.float64)
+    for return_weights in (False, True):
+        res = scaled_dot_product_attention(q, k, v, scale=0.7, return_weights=return_weights)
+        out = res[0] if return_weights else res
+        ref = F.scaled_dot_product_attention(q, k, v, scale=0.7)
+        torch.testing.assert_close(out, ref, atol=1e-10, rtol=0)
+    # the default really is 1/sqrt(d_k): a different scale gives a different answer
+    wrong = scaled_dot_product_attention(q, k, v, scale=1.0)
+    assert (wrong - F.scaled_dot_product_attention(q, k, v)).abs().max() > 1e-3
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_fully_masked_row_gives_zeros_not_nan(return_weights) -> None:
+    q, k, v = _qkv((2, 3), 4, 5, 8, 6, torch.float32)
+    mask = torch.ones(4, 5, dtype=torch.bool)
+    mask[2] = False  # query 2 may attend to nothing
+    q.requires_grad_(True)
+    res = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=return_weights)
+    out = res[0] if return_weights else res
+    assert torch.isfinite(out).all()
+    assert torch.all(out[..., 2, :] == 0)
+    if return_weights:
+        assert torch.all(res[1][..., 2, :] == 0)
+        torch.testing.assert_close(res[1][..., [0, 1, 3], :].sum(-1), torch.ones(2, 3, 3), atol=1e-6, rtol=0)
+    # the other rows are ordinary attention
+    ref = F.scaled_dot_product_attention(q[..., [0, 1, 3], :], k, v)
+    torch.testing.assert_close(out[..., [0, 1, 3], :], ref, atol=1e-5, rtol=0)
+    out.sum().backward()
+    assert torch.isfinite(q.grad).all()
+    assert torch.all(q.grad[..., 2, :] == 0)
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_large_scores_are_stable(return_weights) -> None:
+    q = torch.tensor([[100.0], [-100.0]])  # (2, 1)
+    k = torch.tensor([[100.0], [99.0]])  # (2, 1): scores 1e4 and 9.9e3 for query 0
+    v = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    res = scaled_dot_product_attention(q, k, v, scale=1.0, return_weights=return_weights)
+    out = res[0] if return_weights else res
+    assert torch.isfinite(out).all()
+    # query 0: softmax([1e4, 9.9e3]) = [1, e^-100] -> v[0]; query 1: softmax([-1e4, -9.9e3]) -> v[1]
+    torch.testing.assert_close(out, torch.tensor([[1.0, 2.0], [3.0, 4.0]]), atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_gradients_flow(return_weights) -> None:
+    q, k, v = (t.requires_grad_(True) for t in _qkv((2,), 4, 5, 3, 2, torch.float32))
+    res = scaled_dot_product_attention(q, k, v, mask=causal_mask(4, 5), return_weights=return_weights)
+    out = res[0] if return_weights else res
+    (out**2).sum().backward()
+    for t in (q, k, v):
+        assert torch.isfinite(t.grad).all() and t.grad.abs().sum() > 0
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_gradcheck_float64(return_weights) -> None:
+    q, k, v = (t.requires_grad_(True) for t in _qkv((2,), 3, 4, 3, 2, torch.float64, seed=5))
+    bias = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    mask = causal_mask(3, 4)
+
+    def f(q, k, v, bias):
+        res = scaled_dot_product_attention(q, k, v, mask=mask, bias=bias, return_weights=return_weights)
+        return res[0] if return_weights else res
+
+    assert torch.autograd.gradcheck(f, (q, k, v, bias))
+
+
+def test_softmax_matches_torch_and_numpy() -> None:
+    x = torch.randn(3, 4, 5, dtype=torch.float64)
+    for dim in (-1, 0, 1):
+        torch.testing.assert_close(softmax(x, dim=dim), torch.softmax(x, dim=dim), atol=1e-12, rtol=0)
+        y = softmax(x.numpy(), dim=dim)
+        assert isinstance(y, np.ndarray)
+        np.testing.assert_allclose(y, torch.softmax(x, dim=dim).numpy(), atol=1e-12, rtol=0)
+
+
+def test_softmax_stable_and_empty_rows() -> None:
+    x = torch.tensor([[1e4, 1e4 - 1.0, -1e4], [float("-inf")] * 3, [0.0, float("-inf"), 0.0]])
+    y = softmax(x)
+    e = math.exp(-1.0)
+    expected = torch.tensor([[1 / (1 + e), e / (1 + e), 0.0], [0.0, 0.0, 0.0], [0.5, 0.0, 0.5]])
+    torch.testing.assert_close(y, expected, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(softmax(x.double().numpy()), expected.double().numpy(), atol=1e-12)
+    assert torch.isfinite(y).all()
+
+
+def test_attention_steps_shapes_and_equals_torch() -> None:
+    rng = np.random.default_rng(0)
+    n, d_model, d_k, d_v = 5, 6, 4, 3
+    X = rng.standard_normal((n, d_model))
+    W_q, W_k = rng.standard_normal((d_model, d_k)), rng.standard_normal((d_model, d_k))
+    W_v = rng.standard_normal((d_model, d_v))
+    mask = causal_mask(n).numpy()
+    st = attention_steps(X, W_q, W_k, W_v, mask=mask)
+    assert st.Q.shape == st.K.shape == (n, d_k)
+    assert st.V.shape == (n, d_v)
+    assert st.S.shape == st.S_scaled.shape == st.A.shape == (n, n)
+    assert st.O.shape == (n, d_v)
+    assert np.all(st.S_scaled[~mask] == -np.inf)
+    np.testing.assert_allclose(st.S_scaled[mask], (st.S / math.sqrt(d_k))[mask], atol=1e-12)
+    np.testing.assert_allclose(st.A.sum(-1), np.ones(n), atol=1e-12)
+    Xt = torch.from_numpy(X)
+    ref = F.scaled_dot_product_attention(
+        Xt @ torch.from_numpy(W_q),
+        Xt @ torch.from_numpy(W_k),
+        Xt @ torch.from_numpy(W_v),
+        attn_mask=torch.from_numpy(mask),
+    )
+    np.testing.assert_allclose(st.O, ref.numpy(), atol=1e-10)
+    ours = scaled_dot_product_attention(
+        Xt @ torch.from_numpy(W_q),
+        Xt @ torch.from_numpy(W_k),
+        Xt @ torch.from_numpy(W_v),
+        mask=torch.from_numpy(mask),
+    )
+    np.testing.assert_allclose(st.O, ours.numpy(), atol=1e-10)
+    unmasked = attention_steps(X, W_q, W_k, W_v)
+    assert not np.allclose(unmasked.O, st.O)  # the mask changes the answer
+
+
+def test_broadcast_batch_dims() -> None:
+    q, _, _ = _qkv((2, 3), 4, 5, 8, 6, torch.float64)
+    _, k, v = _qkv((3,), 4, 5, 8, 6, torch.float64, seed=9)  # (3, 5, 8): broadcast over the leading 2
+    ref = F.scaled_dot_product_attention(q, k.expand(2, 3, 5, 8), v.expand(2, 3, 5, 6))
+    for rw in (False, True):
+        res = scaled_dot_product_attention(q, k, v, return_weights=rw)
+        torch.testing.assert_close(res[0] if rw else res, ref, atol=1e-10, rtol=0)

@@ -1,0 +1,76 @@
+"""Tiled (online-softmax) attention: same answer as full attention, never an n x n tensor."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
+
+from selfattention import causal_mask, scaled_dot_product_attention, tiled_attention
+
+
+@pytest.mark.parametrize("n_q,n_k", [(1, 1), (31, 31), (32, 32), (33, 33), (70, 70), (37, 60), (60, 37)])
+@pytest.mark.parametrize("block_size", [16, 32])
+@pytest.mark.parametrize("causal", [False, True])
+def test_tiled_equals_full(n_q, n_k, block_size, causal) -> None:
+    g = torch.Generator().manual_seed(n_q * 1000 + n_k)
+    q = torch.randn(2, 3, n_q, 8, generator=g)
+    k = torch.randn(2, 3, n_k, 8, generator=g)
+    v = torch.randn(2, 3, n_k, 5, generator=g)
+    mask = causal_mask(n_q, n_k) if causal else None
+    ref = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)[0]
+    out = tiled_attention(q, k, v, block_size=block_size, causal=causal)
+    assert out.shape == (2, 3, n_q, 5)
+    torch.testing.assert_close(out, ref, atol=1e-5, rtol=0)
+    if causal and n_q == n_k:  # torch's is_causal is top-left aligned, which coincides for square masks
+        ref_torch = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        torch.testing.assert_close(out, ref_torch, atol=1e-5, rtol=0)
+
+
+def test_tiled_scale_and_gradients() -> None:
+    g = torch.Generator().manual_seed(3)
+    q, k, v = (
+        torch.randn(1, 2, 20, 4, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3)
+    )
+    out = tiled_attention(q, k, v, block_size=7, causal=True, scale=0.3)
+    ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3)
+    torch.testing.assert_close(out, ref, atol=1e-10, rtol=0)
+    grads = torch.autograd.grad(out.sum(), (q, k, v))
+    ref_grads = torch.autograd.grad(ref.sum(), (q, k, v))
+    for a, b in zip(grads, ref_grads, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-10, rtol=0)
+
+
+class LargestTensor(TorchDispatchMode):
+    """Records the largest numel among all tensors produced by any aten op."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.largest = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor):
+                self.largest = max(self.largest, t.numel())
+        return out
+
+
+def test_no_n_by_n_tensor_is_allocated() -> None:
+    n, d = 128, 8
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 1, n, d, generator=g) for _ in range(3))
+    mask = causal_mask(n)  # built outside the probe: only what the attention itself allocates counts
+    with LargestTensor() as naive:
+        full = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)[0]
+    assert naive.largest >= n * n  # the naive path builds the (n, n) score matrix: the probe can fail
+    with LargestTensor() as naive_unmasked:
+        scaled_dot_product_attention(q, k, v, return_weights=True)
+    assert naive_unmasked.largest >= n * n
+    with LargestTensor() as tiled:
+        out = tiled_attention(q, k, v, block_size=32, causal=True)
+    assert tiled.largest < n * n
+    assert tiled.largest <= max(32 * 32, n * d)  # one score block, or the (n, d) output
+    torch.testing.assert_close(out, full, atol=1e-5, rtol=0)

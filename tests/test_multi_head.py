@@ -1,0 +1,127 @@
+"""MultiHeadAttention against torch.nn.MultiheadAttention; MQA / GQA; split / merge heads."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+
+from selfattention import (
+    MultiHeadAttention,
+    causal_mask,
+    combine_masks,
+    key_padding_to_attn_mask,
+    merge_heads,
+    padding_mask,
+    split_heads,
+)
+
+E, H, B, N = 16, 4, 3, 6
+
+
+def _torch_mha(batch_first: bool = True, bias: bool = True, seed: int = 0) -> nn.MultiheadAttention:
+    torch.manual_seed(seed)
+    mha = nn.MultiheadAttention(E, H, batch_first=batch_first, bias=bias)
+    if bias:  # torch initialises the biases to 0: make them matter
+        with torch.no_grad():
+            mha.in_proj_bias.normal_()
+            mha.out_proj.bias.normal_()
+    return mha.eval()
+
+
+@pytest.mark.parametrize("batch_first", [True, False])
+@pytest.mark.parametrize("bias", [True, False])
+def test_matches_torch_with_causal_and_key_padding(batch_first, bias) -> None:
+    tmha = _torch_mha(batch_first, bias)
+    ours = MultiHeadAttention.from_torch(tmha)
+    x = torch.randn(B, N, E)
+    pad = padding_mask([6, 4, 2], N)  # (B, N), True = real token
+    causal = causal_mask(N)  # (N, N), True = may attend
+    xt = x if batch_first else x.transpose(0, 1)  # torch wants (N, B, E) when batch_first=False
+    # torch's boolean masks mean True = NOT allowed: the opposite polarity
+    ref_out, ref_w = tmha(
+        xt, xt, xt, attn_mask=~causal, key_padding_mask=~pad, need_weights=True, average_attn_weights=False
+    )
+    if not batch_first:
+        ref_out = ref_out.transpose(0, 1)
+    mask = combine_masks(causal, key_padding_to_attn_mask(pad))  # (B, 1, N, N)
+    out, w = ours(x, mask=mask, return_weights=True)
+    assert out.shape == (B, N, E) and w.shape == (B, H, N, N)
+    torch.testing.assert_close(out, ref_out, atol=1e-5, rtol=0)
+    torch.testing.assert_close(w, ref_w, atol=1e-5, rtol=0)
+    # polarity: key 5 of sequence 1 is padding, so nobody attends to it; query 0 only sees key 0
+    assert torch.all(w[1, :, :, 4:] == 0)
+    assert torch.all(w[:, :, 0, 0] == 1)
+    # and the fast path (no weights) agrees
+    torch.testing.assert_close(ours(x, mask=mask), ref_out, atol=1e-5, rtol=0)
+
+
+def test_mask_polarity_matters() -> None:
+    """Passing torch's polarity (True = blocked) to ours must NOT reproduce torch: the conversion is real."""
+    tmha = _torch_mha()
+    ours = MultiHeadAttention.from_torch(tmha)
+    x = torch.randn(B, N, E)
+    causal = causal_mask(N)
+    ref, _ = tmha(x, x, x, attn_mask=~causal, need_weights=False)
+    wrong = ours(x, mask=~causal | torch.eye(N, dtype=torch.bool))  # eye keeps every row non-empty
+    assert (wrong - ref).abs().max() > 1e-2
+    torch.testing.assert_close(ours(x, mask=causal), ref, atol=1e-5, rtol=0)
+
+
+def test_cross_attention_matches_torch() -> None:
+    tmha = _torch_mha()
+    ours = MultiHeadAttention.from_torch(tmha)
+    x, ctx = torch.randn(B, 4, E), torch.randn(B, 7, E)
+    pad = padding_mask([7, 5, 1], 7)
+    ref_out, ref_w = tmha(x, ctx, ctx, key_padding_mask=~pad, average_attn_weights=False)
+    out, w = ours(x, context=ctx, mask=key_padding_to_attn_mask(pad), return_weights=True)
+    assert out.shape == (B, 4, E) and w.shape == (B, H, 4, 7)
+    torch.testing.assert_close(out, ref_out, atol=1e-5, rtol=0)
+    torch.testing.assert_close(w, ref_w, atol=1e-5, rtol=0)
+
+
+def test_num_kv_heads_equal_num_heads_is_plain_mha() -> None:
+    tmha = _torch_mha()
+    plain = MultiHeadAttention.from_torch(tmha)
+    explicit = MultiHeadAttention(E, H, num_kv_heads=H)
+    explicit.load_state_dict(plain.state_dict())  # same parameter names and shapes
+    assert explicit.k_proj.weight.shape == (E, E)
+    x = torch.randn(B, N, E)
+    ref, _ = tmha(x, x, x, attn_mask=~causal_mask(N), need_weights=False)
+    torch.testing.assert_close(explicit(x, mask=causal_mask(N)), ref, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("num_kv_heads", [1, 2])
+def test_gqa_equals_mha_with_repeated_kv_weights(num_kv_heads) -> None:
+    torch.manual_seed(1)
+    gqa = MultiHeadAttention(E, H, num_kv_heads=num_kv_heads)
+    d_k = E // H
+    assert gqa.k_proj.weight.shape == (num_kv_heads * d_k, E)
+    assert gqa.v_proj.weight.shape == (num_kv_heads * d_k, E)
+    rep = H // num_kv_heads
+    mha = MultiHeadAttention(E, H)
+    with torch.no_grad():
+        for name in ("q_proj", "out_proj"):
+            getattr(mha, name).load_state_dict(getattr(gqa, name).state_dict())
+        for name in ("k_proj", "v_proj"):
+            src, dst = getattr(gqa, name), getattr(mha, name)
+            w = src.weight.view(num_kv_heads, d_k, E)  # (h_kv, d_k, E)
+            dst.weight.copy_(w.repeat_interleave(rep, dim=0).reshape(H * d_k, E))  # (h*d_k, E)
+            b = src.bias.view(num_kv_heads, d_k)  # (h_kv, d_k)
+            dst.bias.copy_(b.repeat_interleave(rep, dim=0).reshape(H * d_k))  # (h*d_k,)
+    x = torch.randn(B, N, E)
+    o1, w1 = gqa(x, mask=causal_mask(N), return_weights=True)
+    o2, w2 = mha(x, mask=causal_mask(N), return_weights=True)
+    torch.testing.assert_close(o1, o2, atol=1e-5, rtol=0)
+    torch.testing.assert_close(w1, w2, atol=1e-5, rtol=0)
+    # query heads in one group read the same keys but have different queries: weights differ across heads
+    assert (w1[:, 0] - w1[:, 1]).abs().max() > 1e-3
+
+
+def test_split_and_merge_heads() -> None:
+    x = torch.arange(2 * 3 * 8, dtype=torch.float32).view(2, 3, 8)  # (B=2, n=3, h*d=8)
+    s = split_heads(x, 2)
+    assert s.shape == (2, 2, 3, 4)
+    assert torch.equal(s[1, 1, 2], x[1, 2, 4:8])  # head 1 = the second slice of the feature dim
+    assert torch.equal(s[0, 0, 1], x[0, 1, 0:4])
+    assert torch.equal(merge_heads(s), x)
