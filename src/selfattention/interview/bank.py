@@ -1,0 +1,245 @@
+"""The interview question bank: bilingual YAML cards loaded and validated into `Card` objects.
+
+One YAML file per chapter lives in ``cards/`` next to this module; each holds a list of cards.
+The book (``sphinx_ext``) and the ``attention-rehearse`` command both read the cards through
+`load_cards`, so the bank is the single source of truth for every interview answer.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "CARDS_DIR", "CHAPTERS", "LEVELS", "BankError", "Card", "card_files", "load_cards", "cards_by_chapter",
+    "get_card", "chapter_card",
+]
+
+CARDS_DIR = Path(__file__).resolve().parent / "cards"
+
+CHAPTERS: dict[str, dict[str, Any]] = {
+    "01_flow": {
+        "number": 1, "en": "The computation flow of self-attention", "zh": "Self-Attention 的计算流程",
+    },
+    "02_qkv": {"number": 2, "en": "Why Q, K and V?", "zh": "为什么要有 Q、K、V？"},
+    "03_scaling": {"number": 3, "en": "Why divide by √d_k?", "zh": "为什么要除以 √d_k？"},
+    "04_multi_head": {"number": 4, "en": "Multi-head attention", "zh": "多头注意力"},
+    "05_masking": {"number": 5, "en": "Masked attention", "zh": "掩码注意力"},
+    "06_complexity": {"number": 6, "en": "Time and memory complexity", "zh": "时间与空间复杂度"},
+    "07_vs_rnn": {"number": 7, "en": "Self-attention vs RNN", "zh": "自注意力与 RNN 的对比"},
+    "08_bias": {"number": 8, "en": "Attention bias", "zh": "注意力偏置"},
+    "09_dot_vs_additive": {
+        "number": 9, "en": "Dot-product vs additive attention", "zh": "点积注意力与加性注意力",
+    },
+}
+
+LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
+LANGS: tuple[str, ...] = ("en", "zh")
+_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_FIELDS = {
+    "id", "chapter", "level", "question", "short", "spoken", "key_points", "misconceptions", "follow_ups",
+}
+
+
+class BankError(ValueError):
+    """A card file is missing, unreadable or breaks the card schema."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One interview question with its bilingual answers.
+
+    ``question``, ``short`` and ``spoken`` are ``{"en": str, "zh": str}``; ``key_points`` is
+    ``{"en": list[str], "zh": list[str]}``; ``keywords[i]`` lists lowercase alternatives that show
+    English key point ``i`` was mentioned; ``misconceptions`` is a list of ``{"en", "zh"}`` dicts;
+    ``follow_ups`` holds the ids of other cards.
+    """
+
+    id: str
+    chapter: str
+    level: str
+    question: dict[str, str]
+    short: dict[str, str]
+    spoken: dict[str, str]
+    key_points: dict[str, list[str]]
+    keywords: list[list[str]]
+    misconceptions: list[dict[str, str]]
+    follow_ups: list[str]
+
+    def __hash__(self) -> int:  # the dict fields are unhashable; a card is identified by its id
+        return hash(self.id)
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id under which the book renders this card."""
+        return f"card-{self.id}"
+
+
+def _text_pair(raw: Any, field: str, where: str) -> dict[str, str]:
+    """Validate a ``{en: str, zh: str}`` mapping with non-empty strings."""
+    if not isinstance(raw, dict) or set(raw) != set(LANGS):
+        got = sorted(raw) if isinstance(raw, dict) else type(raw).__name__
+        raise BankError(f"{where}: field '{field}' must be a mapping with exactly keys en and zh, got {got}")
+    out: dict[str, str] = {}
+    for lang in LANGS:
+        value = raw[lang]
+        if not isinstance(value, str) or not value.strip():
+            raise BankError(f"{where}: field '{field}.{lang}' must be a non-empty string")
+        out[lang] = " ".join(value.split()) if field != "spoken" else value.strip()
+    return out
+
+
+def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
+    """Turn one parsed YAML mapping into a validated `Card` (cross-card checks happen later)."""
+    where0 = f"{path.name}: card #{index + 1}"
+    if not isinstance(raw, dict):
+        raise BankError(f"{where0}: expected a mapping, got {type(raw).__name__}")
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not _ID_RE.match(cid):
+        raise BankError(f"{where0}: 'id' must be a kebab-case string, got {cid!r}")
+    where = f"{path.name}: card '{cid}'"
+    missing = sorted(_FIELDS - set(raw))
+    extra = sorted(set(raw) - _FIELDS)
+    if missing:
+        raise BankError(f"{where}: missing field(s) {', '.join(missing)}")
+    if extra:
+        raise BankError(f"{where}: unknown field(s) {', '.join(extra)}")
+    chapter = raw["chapter"]
+    if chapter not in CHAPTERS:
+        raise BankError(f"{where}: chapter {chapter!r} is not one of {', '.join(CHAPTERS)}")
+    expected_chapter = path.stem
+    if expected_chapter in CHAPTERS and chapter != expected_chapter:
+        raise BankError(f"{where}: chapter {chapter!r} does not match its file name {path.name!r}")
+    level = raw["level"]
+    if level not in LEVELS:
+        raise BankError(f"{where}: level {level!r} is not one of {', '.join(LEVELS)}")
+    question = _text_pair(raw["question"], "question", where)
+    short = _text_pair(raw["short"], "short", where)
+    spoken = _text_pair(raw["spoken"], "spoken", where)
+
+    kp = raw["key_points"]
+    if not isinstance(kp, dict) or set(kp) != {"en", "zh", "keywords"}:
+        raise BankError(f"{where}: 'key_points' must be a mapping with keys en, zh and keywords")
+    key_points: dict[str, list[str]] = {}
+    for lang in LANGS:
+        items = kp[lang]
+        if not isinstance(items, list) or not 3 <= len(items) <= 6:
+            n = len(items) if isinstance(items, list) else type(items).__name__
+            raise BankError(f"{where}: 'key_points.{lang}' must be a list of 3 to 6 items, got {n}")
+        if not all(isinstance(s, str) and s.strip() for s in items):
+            raise BankError(f"{where}: every item of 'key_points.{lang}' must be a non-empty string")
+        key_points[lang] = [" ".join(s.split()) for s in items]
+    if len(key_points["en"]) != len(key_points["zh"]):
+        raise BankError(
+            f"{where}: key_points.en has {len(key_points['en'])} items, "
+            f"key_points.zh has {len(key_points['zh'])}"
+        )
+    kw = kp["keywords"]
+    if not isinstance(kw, list) or len(kw) != len(key_points["en"]):
+        n = len(kw) if isinstance(kw, list) else type(kw).__name__
+        raise BankError(
+            f"{where}: 'key_points.keywords' needs one list per English key point "
+            f"({len(key_points['en'])}), got {n}"
+        )
+    keywords: list[list[str]] = []
+    for j, alts in enumerate(kw):
+        if (
+            not isinstance(alts, list)
+            or not alts
+            or not all(isinstance(a, str) and a.strip() and a == a.lower() for a in alts)
+        ):
+            raise BankError(
+                f"{where}: key_points.keywords[{j}] must be a non-empty list of lowercase strings, "
+                f"got {alts!r}"
+            )
+        keywords.append([a.strip() for a in alts])
+
+    mis = raw["misconceptions"]
+    if not isinstance(mis, list):
+        raise BankError(f"{where}: 'misconceptions' must be a list of {{en, zh}} mappings")
+    misconceptions = [_text_pair(m, f"misconceptions[{j}]", where) for j, m in enumerate(mis)]
+
+    fu = raw["follow_ups"]
+    if not isinstance(fu, list) or not all(isinstance(x, str) for x in fu):
+        raise BankError(f"{where}: 'follow_ups' must be a list of card ids")
+    if cid in fu:
+        raise BankError(f"{where}: a card cannot list itself in 'follow_ups'")
+    return Card(
+        id=cid, chapter=chapter, level=level, question=question, short=short, spoken=spoken,
+        key_points=key_points, keywords=keywords, misconceptions=misconceptions, follow_ups=list(fu),
+    )
+
+
+def card_files(directory: Path | None = None) -> list[Path]:
+    """The YAML files of the bank, sorted by name (``NN_slug.yaml``)."""
+    d = Path(directory) if directory is not None else CARDS_DIR
+    return sorted([*d.glob("*.yaml"), *d.glob("*.yml")])
+
+
+def load_cards(directory: Path | None = None) -> list[Card]:
+    """Load and validate every card in ``directory`` (default: the packaged bank), in file order.
+
+    Raises `BankError` naming the file and the card id on any schema problem, a duplicate id
+    or a follow-up id that does not resolve.
+    """
+    d = Path(directory) if directory is not None else CARDS_DIR
+    files = card_files(d)
+    if not files:
+        raise BankError(f"no card files (*.yaml) in {d}")
+    cards: list[Card] = []
+    origin: dict[str, str] = {}
+    for path in files:
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise BankError(f"{path.name}: invalid YAML: {exc}") from exc
+        if data is None:
+            continue
+        if not isinstance(data, list):
+            raise BankError(f"{path.name}: expected a list of cards at top level, got {type(data).__name__}")
+        for i, raw in enumerate(data):
+            card = _card_from_raw(raw, path, i)
+            if card.id in origin:
+                raise BankError(f"{path.name}: card '{card.id}' repeats an id from {origin[card.id]}")
+            origin[card.id] = path.name
+            cards.append(card)
+    known = set(origin)
+    for card in cards:
+        for target in card.follow_ups:
+            if target not in known:
+                raise BankError(
+                    f"{origin[card.id]}: card '{card.id}' has follow-up '{target}' which is not a card id"
+                )
+    return cards
+
+
+def cards_by_chapter(cards: Iterable[Card]) -> dict[str, list[Card]]:
+    """Group cards by chapter slug, every chapter present (in chapter order), the basic card first."""
+    out: dict[str, list[Card]] = {slug: [] for slug in CHAPTERS}
+    for card in cards:
+        out[card.chapter].append(card)
+    for slug in out:
+        out[slug].sort(key=lambda c: c.level != "basic")  # stable: basic first, file order otherwise
+    return out
+
+
+def get_card(cards: Iterable[Card], card_id: str) -> Card:
+    """The card with id ``card_id``; `KeyError` naming the id if absent."""
+    for card in cards:
+        if card.id == card_id:
+            return card
+    raise KeyError(f"no card with id {card_id!r}")
+
+
+def chapter_card(cards: Iterable[Card], chapter: str) -> Card:
+    """The one ``basic`` card of ``chapter`` (the chapter question)."""
+    if chapter not in CHAPTERS:
+        raise KeyError(f"unknown chapter {chapter!r}; expected one of {', '.join(CHAPTERS)}")
+    basics = [c for c in cards if c.chapter == chapter and c.level == "basic"]
+    if len(basics) != 1:
+        raise BankError(f"chapter {chapter!r} must have exactly one basic card, has {len(basics)}")
+    return basics[0]

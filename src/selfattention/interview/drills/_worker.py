@@ -1,0 +1,73 @@
+"""Grader worker: ``python -m selfattention.interview.drills._worker FILE DRILL``.
+
+Runs in its own process so the grader can kill it on a time limit. Talks JSON lines on its original stdout
+(``ready`` once torch and the references are imported, then ``start``/``result`` per check, then ``done``);
+anything the user's code prints goes to stderr instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+
+
+def run_checks(path: str, drill: str, send: Callable[..., None]) -> None:
+    """Load the user's file and run the drill's checks, reporting each through ``send(event=..., ...)``."""
+    from . import checks  # imports torch and the package: slow, so before the clock starts
+
+    checks.user_file[0] = os.path.abspath(path)
+    send(event="ready")
+    send(event="start", check="file loads")
+    try:
+        spec = importlib.util.spec_from_file_location("drill_solution", checks.user_file[0])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except BaseException as exc:  # noqa: BLE001 - report anything, including SystemExit, in plain words
+        lines = [
+            f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == checks.user_file[0]
+        ]
+        where = f" (line {lines[-1]} of your file)" if lines else ""
+        send(
+            event="result",
+            check="file loads",
+            ok=False,
+            message=f"importing your file raises {type(exc).__name__}: {exc}{where}",
+        )
+        send(event="done")
+        return
+    send(event="result", check="file loads", ok=True, message="")
+    for name, fn in checks.CHECKS[drill]:
+        send(event="start", check=name)
+        try:
+            fn(module)
+        except checks.CheckFailed as exc:
+            send(event="result", check=name, ok=False, message=str(exc))
+        except BaseException as exc:  # noqa: BLE001 - a bug in user code escaping _call, or SystemExit
+            send(event="result", check=name, ok=False, message=f"raises {type(exc).__name__}: {exc}")
+        else:
+            send(event="result", check=name, ok=True, message="")
+    send(event="done")
+
+
+def main(argv: list[str]) -> int:
+    """Worker entry point: protocol on the original stdout, the user's prints on stderr."""
+    path, drill = argv[0], argv[1]
+    proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)  # the user's prints go to stderr, never into the protocol
+    sys.stdout = sys.stderr
+
+    def send(**msg: object) -> None:
+        proto.write(json.dumps(msg) + "\n")
+        proto.flush()
+
+    run_checks(path, drill, send)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

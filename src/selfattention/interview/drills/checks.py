@@ -1,0 +1,634 @@
+"""The checks behind ``attention-rehearse grade``: a drill solution against the package's own implementation.
+
+A check is ``fn(module) -> None`` that raises `CheckFailed` with a plain-words reason: a wrong shape (expected
+vs got), rows that don't sum to 1, a future leak (output at position i changes when a later token changes),
+a mismatch with the reference (seed, shapes and max abs error of the failing case), or the exception the code
+raised. Most checks also try to name the likely bug (missing scale, softmax over the wrong axis, ...).
+These run inside the grader's worker process, never in the CLI process.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import torch
+from torch import nn
+
+import selfattention as sa
+from selfattention.bias import alibi_bias as ref_alibi_bias
+from selfattention.bias import alibi_slopes as ref_alibi_slopes
+from selfattention.decoding import KVCache
+from selfattention.multi_head import MultiHeadAttention as RefMHA
+
+from .checks_index import NAMES
+
+__all__ = ["CheckFailed", "CHECKS", "user_file"]
+
+user_file: list[str] = [""]  # set by the worker: path of the file under test (for line numbers)
+Check = Callable[[ModuleType], None]
+
+
+class CheckFailed(Exception):
+    """A check did not pass; the message says why, in plain words."""
+
+
+# -- helpers -----------------------------------------------------------------------------------------------
+def _where(exc: BaseException) -> str:
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == user_file[0]]
+    return f" (line {lines[-1]} of your file)" if lines else ""
+
+
+def _call(label: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call user code on copies of the tensors; turn any exception into a CheckFailed naming it."""
+    args = tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)  # in-place edits stay local
+    try:
+        with torch.no_grad():
+            return fn(*args, **kwargs)
+    except CheckFailed:
+        raise
+    except NotImplementedError as exc:
+        where = _where(exc).strip(" ()")
+        raise CheckFailed(
+            f"{label} is not implemented yet (NotImplementedError" + (f" at {where})" if where else ")")
+        ) from None
+    except Exception as exc:
+        raise CheckFailed(f"{label} raises {type(exc).__name__}: {exc}{_where(exc)}") from None
+
+
+def _get(mod: ModuleType, name: str) -> Any:
+    if not hasattr(mod, name):
+        raise CheckFailed(f"your file defines no {name!r} (keep the scaffold's names)")
+    return getattr(mod, name)
+
+
+def _tensor(label: str, x: Any) -> torch.Tensor:
+    if not isinstance(x, torch.Tensor):
+        raise CheckFailed(f"{label} must be a torch.Tensor, got {type(x).__name__}")
+    return x
+
+
+def _shape(label: str, x: Any, expected: tuple[int, ...]) -> torch.Tensor:
+    x = _tensor(label, x)
+    if tuple(x.shape) != tuple(expected):
+        raise CheckFailed(f"shape wrong: {label} expected {tuple(expected)}, got {tuple(x.shape)}")
+    return x
+
+
+def _pair(label: str, res: Any, n: int = 2) -> tuple[Any, ...]:
+    if not isinstance(res, tuple | list) or len(res) != n:
+        what = f"a {type(res).__name__}" if not isinstance(res, tuple | list) else f"{len(res)} values"
+        raise CheckFailed(f"{label} must return {n} values, got {what}")
+    return tuple(res)
+
+
+def _err(got: torch.Tensor, ref: torch.Tensor) -> float:
+    if not torch.isfinite(got).all():
+        return math.inf
+    return float((got.double() - ref.double()).abs().max())
+
+
+def _close(
+    label: str,
+    got: torch.Tensor,
+    ref: torch.Tensor,
+    case: str,
+    atol: float = 1e-5,
+    hints: tuple[tuple[str, torch.Tensor], ...] = (),
+) -> None:
+    """Raise unless got ~ ref; name the case, the max abs error and (if one fits) the likely bug."""
+    _shape(label, got, tuple(ref.shape))
+    err = _err(got, ref)
+    if err <= atol:
+        return
+    if not torch.isfinite(got).all():
+        msg = f"{label} contains NaN or inf for {case}"
+    else:
+        msg = f"{label} doesn't match the reference for {case}: max abs error {err:.3g} (tolerance {atol:g})"
+    for hint, alt in hints:
+        if tuple(alt.shape) == tuple(got.shape) and _err(got, alt) <= atol:
+            msg += f"; {hint}"
+            break
+    raise CheckFailed(msg)
+
+
+def _qkv(seed: int, B: int, h: int, n_q: int, n_k: int, d_k: int, d_v: int, scale: float = 1.0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(B, h, n_q, d_k, generator=g) * scale
+    k = torch.randn(B, h, n_k, d_k, generator=g) * scale
+    v = torch.randn(B, h, n_k, d_v, generator=g)
+    return q, k, v
+
+
+def _case(seed: int, **tensors: torch.Tensor) -> str:
+    return f"seed {seed}, " + ", ".join(f"{n} {tuple(t.shape)}" for n, t in tensors.items())
+
+
+def _ref(q, k, v, mask=None, bias=None, scale=None):
+    out, w = sa.scaled_dot_product_attention(q, k, v, mask=mask, bias=bias, scale=scale, return_weights=True)
+    return out, w
+
+
+def _random_mask(seed: int, shape: tuple[int, ...]) -> torch.Tensor:
+    """Bool mask with a True and a False in every row (so an inverted mask is also valid)."""
+    g = torch.Generator().manual_seed(seed + 1000)
+    m = torch.rand(*shape, generator=g) > 0.5
+    m[..., 0] = True
+    m[..., -1] = False
+    return m
+
+
+def _future_leak(
+    label: str,
+    fn: Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor],
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    seq_dim: int = -2,
+) -> None:
+    """Change token j in q, k, v: outputs at positions < j must not move."""
+    base = _tensor(label, _call(label, fn, q, k, v))
+    n = q.shape[seq_dim]
+    for j in range(n - 1, 0, -1):
+        q2, k2, v2 = q.clone(), k.clone(), v.clone()
+        for t in (q2, k2, v2):
+            t.select(seq_dim, j).add_(3.0)
+        out = _tensor(label, _call(label, fn, q2, k2, v2))
+        diff = (out.narrow(seq_dim, 0, j) - base.narrow(seq_dim, 0, j)).abs()
+        if float(diff.max()) > 1e-6:
+            i = int(diff.amax(dim=tuple(d for d in range(diff.ndim) if d != diff.ndim + seq_dim)).argmax())
+            raise CheckFailed(
+                f"future leaks: {label} at position {i} changes (by {float(diff.max()):.3g}) when the later "
+                f"token {j} changes; query i may only attend to keys 0..i"
+            )
+
+
+# -- sdpa --------------------------------------------------------------------------------------------------
+def sdpa_shapes(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = _qkv(0, 2, 3, 5, 7, 8, 6)
+    out, w = _pair("scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v))
+    _shape("out", out, (2, 3, 5, 6))
+    _shape("weights", w, (2, 3, 5, 7))
+
+
+def sdpa_rows(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = _qkv(1, 2, 3, 5, 7, 8, 6)
+    _, w = _pair("scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v))
+    w = _shape("weights", w, (2, 3, 5, 7))
+    rows = w.sum(-1)
+    dev = float((rows - 1).abs().max())
+    if dev > 1e-5 or bool((w < 0).any()):
+        msg = f"rows of weights don't sum to 1 (max deviation {dev:.3g})"
+        if float((w.sum(-2) - 1).abs().max()) < 1e-5:
+            msg += "; the columns do: the softmax runs over the queries (dim -2) instead of the keys (dim -1)"
+        raise CheckFailed(msg)
+
+
+def sdpa_reference(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    for seed, (B, h, n_q, n_k, d_k, d_v) in enumerate(
+        [(2, 3, 5, 7, 8, 6), (1, 2, 4, 4, 64, 16), (3, 1, 6, 3, 2, 5)]
+    ):
+        q, k, v = _qkv(seed, B, h, n_q, n_k, d_k, d_v)
+        out, w = _pair("scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v))
+        ref_out, ref_w = _ref(q, k, v)
+        hints = (
+            ("the 1/sqrt(d_k) scale looks missing", _ref(q, k, v, scale=1.0)),
+            ("it divides by d_k instead of sqrt(d_k)", _ref(q, k, v, scale=1.0 / d_k)),
+            ("it scales by sqrt(d_k) instead of dividing by it", _ref(q, k, v, scale=math.sqrt(d_k))),
+        )
+        case = _case(seed, q=q, k=k, v=v)
+        _close("weights", _tensor("weights", w), ref_w, case, hints=tuple((h_, r[1]) for h_, r in hints))
+        _close("out", _tensor("out", out), ref_out, case, hints=tuple((h_, r[0]) for h_, r in hints))
+
+
+def sdpa_mask(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    for seed, mshape in ((3, (2, 1, 5, 7)), (4, (5, 7))):
+        q, k, v = _qkv(seed, 2, 3, 5, 7, 8, 6)
+        mask = _random_mask(seed, mshape)
+        out, w = _pair(
+            "scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v, mask)
+        )
+        w = _shape("weights", w, (2, 3, 5, 7))
+        ref_out, ref_w = _ref(q, k, v, mask=mask)
+        case = _case(seed, q=q, k=k, v=v, mask=mask)
+        leaked = float(w.masked_select(~mask.expand(2, 3, 5, 7)).abs().max())
+        inv = _ref(q, k, v, mask=~mask)[1]
+        if not leaked <= 1e-7:
+            hint = "; the mask looks inverted: True must mean 'may attend'" if _err(w, inv) <= 1e-5 else ""
+            raise CheckFailed(
+                f"masked positions (mask False) get weight up to {leaked:.3g}, expected 0 for {case}{hint}"
+            )
+        _close("weights", w, ref_w, case)
+        _close("out", _tensor("out", out), ref_out, case)
+
+
+def sdpa_padding(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = _qkv(5, 3, 2, 4, 6, 8, 8)
+    pad = sa.padding_mask([6, 2, 4], 6)[:, None, None, :]  # (B, 1, 1, n_k)
+    out, _ = _pair("scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v, pad))
+    _close("out", _tensor("out", out), _ref(q, k, v, mask=pad)[0], _case(5, q=q, k=k, v=v, mask=pad))
+
+
+def sdpa_large(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = _qkv(6, 1, 2, 4, 4, 8, 4, scale=40.0)  # scores ~ 1e3 .. 1e4
+    out, _ = _pair("scaled_dot_product_attention", _call("scaled_dot_product_attention", f, q, k, v))
+    _close(
+        "out",
+        _tensor("out", out),
+        _ref(q, k, v)[0],
+        _case(6, q=q, k=k, v=v) + " (scores up to ~1e4)",
+        atol=1e-4,
+    )
+
+
+# -- causal ------------------------------------------------------------------------------------------------
+def causal_mask_check(mod: ModuleType) -> None:
+    f = _get(mod, "causal_mask")
+    m = _shape("causal_mask(5)", _call("causal_mask(5)", f, 5), (5, 5))
+    if m.dtype != torch.bool:
+        raise CheckFailed(f"causal_mask(5) must be bool (True = may attend), got dtype {m.dtype}")
+    ref = sa.causal_mask(5)
+    if torch.equal(m, ref):
+        return
+    if torch.equal(m, ~ref) or torch.equal(m, ref.T):
+        raise CheckFailed(
+            "causal_mask is True above the diagonal: that lets token i see later tokens "
+            "(use torch.tril, True where j <= i)"
+        )
+    if torch.equal(m, torch.tril(torch.ones(5, 5, dtype=torch.bool), -1)):
+        raise CheckFailed("causal_mask has False on the diagonal: a token must attend to itself (j <= i)")
+    bad = (m != ref).nonzero()[0].tolist()
+    raise CheckFailed(
+        f"causal_mask(5) is wrong at (i={bad[0]}, j={bad[1]}): expected {bool(ref[bad[0], bad[1]])}"
+    )
+
+
+def softmax_basic(mod: ModuleType) -> None:
+    f = _get(mod, "stable_softmax")
+    g = torch.Generator().manual_seed(7)
+    x = torch.randn(3, 4, 6, generator=g) * 3
+    got = _tensor("stable_softmax", _call("stable_softmax", f, x))
+    ref = torch.softmax(x, dim=-1)
+    _close(
+        "stable_softmax",
+        got,
+        ref,
+        "seed 7, scores (3, 4, 6)",
+        hints=(("it normalises over dim -2 instead of the last dim", torch.softmax(x, dim=-2)),),
+    )
+
+
+def softmax_overflow(mod: ModuleType) -> None:
+    f = _get(mod, "stable_softmax")
+    x = torch.tensor([[1e4, 1e4 - 1.0, 0.0, -1e4], [2e4, 1e4, 1e4, 1e4]])
+    got = _tensor("stable_softmax", _call("stable_softmax", f, x))
+    if not torch.isfinite(got).all():
+        raise CheckFailed(
+            "stable_softmax gives NaN/inf for scores around 1e4: exp overflows; subtract the "
+            "row max before exp (softmax is shift-invariant)"
+        )
+    _close(
+        "stable_softmax", got, torch.softmax(x.double(), -1).float(), "scores [[1e4, 1e4-1, 0, -1e4], ...]"
+    )
+
+
+def softmax_mask(mod: ModuleType) -> None:
+    f = _get(mod, "stable_softmax")
+    g = torch.Generator().manual_seed(8)
+    x = torch.randn(2, 5, 6, generator=g)
+    mask = _random_mask(8, (2, 5, 6))
+    got = _tensor("stable_softmax", _call("stable_softmax", f, x, mask))
+    ref = sa.softmax(x.masked_fill(~mask, float("-inf")))
+    _shape("stable_softmax", got, (2, 5, 6))
+    leaked = float(got.masked_select(~mask).abs().max())
+    if not leaked <= 1e-7:
+        raise CheckFailed(
+            f"positions where the mask is False get weight up to {leaked:.3g}, expected exactly 0"
+        )
+    _close("stable_softmax", got, ref, "seed 8, scores (2, 5, 6) with a random mask")
+
+
+def softmax_fully_masked(mod: ModuleType) -> None:
+    f = _get(mod, "stable_softmax")
+    g = torch.Generator().manual_seed(9)
+    x = torch.randn(3, 4, generator=g)
+    mask = torch.tensor([[True, True, False, False], [False] * 4, [True, False, True, True]])
+    got = _tensor("stable_softmax", _call("stable_softmax", f, x, mask))
+    _shape("stable_softmax", got, (3, 4))
+    if not torch.isfinite(got).all():
+        raise CheckFailed("a fully masked row gives NaN (0/0 or -inf - -inf): return zeros for that row")
+    if float(got[1].abs().max()) > 1e-7:
+        raise CheckFailed(
+            f"a fully masked row should be all zeros, got {[round(float(t), 4) for t in got[1]]}"
+        )
+    _close(
+        "stable_softmax", got, sa.softmax(x.masked_fill(~mask, float("-inf"))), "scores (3, 4), row 1 masked"
+    )
+
+
+def causal_attention_check(mod: ModuleType) -> None:
+    f = _get(mod, "causal_attention")
+    q, k, v = _qkv(10, 2, 2, 6, 6, 4, 5)
+    out = _call("causal_attention", f, q, k, v)
+    ref = _ref(q, k, v, mask=sa.causal_mask(6))[0]
+    _close(
+        "causal_attention",
+        _tensor("causal_attention", out),
+        ref,
+        _case(10, q=q, k=k, v=v),
+        hints=(
+            ("it doesn't apply the causal mask", _ref(q, k, v)[0]),
+            ("the 1/sqrt(d_k) scale looks missing", _ref(q, k, v, mask=sa.causal_mask(6), scale=1.0)[0]),
+        ),
+    )
+
+
+def causal_leak(mod: ModuleType) -> None:
+    f = _get(mod, "causal_attention")
+    q, k, v = _qkv(11, 1, 2, 6, 6, 4, 4)
+    _future_leak("causal_attention output", f, q, k, v)
+
+
+# -- mha ---------------------------------------------------------------------------------------------------
+def _copy_to_ref(user: nn.Module, d_model: int, h: int, q_gain: float = 1.0) -> RefMHA:
+    ref = RefMHA(d_model, h)
+    with torch.no_grad():
+        for name in ("q_proj", "k_proj", "v_proj", "out_proj"):
+            src = getattr(user, name)
+            dst = getattr(ref, name)
+            gain = q_gain if name == "q_proj" else 1.0
+            dst.weight.copy_(src.weight * gain)
+            dst.bias.copy_(src.bias * gain)
+    return ref.eval()
+
+
+def _make_mha(mod: ModuleType, d_model: int, h: int, seed: int) -> nn.Module:
+    cls = _get(mod, "MultiHeadAttention")
+    torch.manual_seed(seed)
+    m = _call(f"MultiHeadAttention({d_model}, {h})", cls, d_model, h)
+    if not isinstance(m, nn.Module):
+        raise CheckFailed("MultiHeadAttention must be an nn.Module subclass")
+    for name in ("q_proj", "k_proj", "v_proj", "out_proj"):
+        lin = getattr(m, name, None)
+        if not isinstance(lin, nn.Linear) or lin.weight.shape != (d_model, d_model) or lin.bias is None:
+            raise CheckFailed(
+                f"MultiHeadAttention({d_model}, {h}).{name} must be nn.Linear({d_model}, {d_model}) "
+                f"with bias, got {lin!r}"
+            )
+    return m.eval()
+
+
+def mha_init(mod: ModuleType) -> None:
+    _make_mha(mod, 16, 4, 0)
+    cls = _get(mod, "MultiHeadAttention")
+    try:
+        cls(10, 3)
+    except (ValueError, AssertionError):
+        return
+    except Exception as exc:
+        raise CheckFailed(
+            f"MultiHeadAttention(10, 3) should raise ValueError (10 % 3 != 0), "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from None
+    raise CheckFailed("MultiHeadAttention(10, 3) should raise ValueError: 10 is not divisible by 3 heads")
+
+
+def mha_shape(mod: ModuleType) -> None:
+    m = _make_mha(mod, 16, 4, 0)
+    x = torch.randn(2, 5, 16, generator=torch.Generator().manual_seed(0))
+    _shape("forward(x) for x (2, 5, 16)", _call("forward", m, x), (2, 5, 16))
+
+
+def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | None = None) -> None:
+    d_model = 16
+    for seed in seeds:
+        m = _make_mha(mod, d_model, h, seed)
+        x = torch.randn(2, 5, d_model, generator=torch.Generator().manual_seed(seed))
+        got = _tensor("forward", _call("forward", m, x) if mask is None else _call("forward", m, x, mask))
+        with torch.no_grad():
+            ref = _copy_to_ref(m, d_model, h)(x, mask=mask)
+            d_k = d_model // h
+            hints = (
+                (
+                    "the 1/sqrt(d_k) scale looks missing",
+                    _copy_to_ref(m, d_model, h, math.sqrt(d_k))(x, mask=mask),
+                ),
+                (
+                    "it divides by sqrt(d_model) instead of sqrt(d_k) (d_k = d_model / h)",
+                    _copy_to_ref(m, d_model, h, math.sqrt(d_k / d_model))(x, mask=mask),
+                ),
+            )
+        case = f"seed {seed}, x (2, 5, {d_model}), num_heads={h}" + (
+            "" if mask is None else ", causal mask (5, 5)"
+        )
+        _close("forward(x)", got, ref, case, hints=hints)
+
+
+def mha_one_head(mod: ModuleType) -> None:
+    _mha_compare(mod, 1, range(2))
+
+
+def mha_heads(mod: ModuleType) -> None:
+    try:
+        _mha_compare(mod, 4, range(3))
+    except CheckFailed as exc:
+        msg = str(exc)
+        if "hint" not in msg and "looks" not in msg and "instead" not in msg:
+            try:
+                _mha_compare(mod, 1, range(1))
+                msg += (
+                    "; one head matches but 4 don't: check the head split (B, n, h, d_k).transpose(1, 2) "
+                    "and the merge back transpose(1, 2).reshape(B, n, d_model)"
+                )
+            except CheckFailed:
+                pass
+        raise CheckFailed(msg) from None
+
+
+def mha_mask(mod: ModuleType) -> None:
+    _mha_compare(mod, 4, range(2), mask=sa.causal_mask(5))
+
+
+def mha_leak(mod: ModuleType) -> None:
+    m = _make_mha(mod, 16, 4, 3)
+    x = torch.randn(1, 6, 16, generator=torch.Generator().manual_seed(3))
+    mask = sa.causal_mask(6)
+    _future_leak("forward(x, causal_mask) output", lambda a, b, c: m(a, mask), x, x, x)
+
+
+# -- kv cache ----------------------------------------------------------------------------------------------
+def _kv_inputs(seed: int, t: int):
+    g = torch.Generator().manual_seed(seed)
+    B, h, d = 2, 2, 8
+    new = [torch.randn(B, h, 1, d, generator=g) for _ in range(3)]
+    k_cache = torch.randn(B, h, t, d, generator=g)
+    v_cache = torch.randn(B, h, t, d, generator=g)
+    return new[0], new[1], new[2], k_cache, v_cache
+
+
+def kv_shapes(mod: ModuleType) -> None:
+    f = _get(mod, "decode_step")
+    q, k, v, kc, vc = _kv_inputs(0, 4)
+    out, k2, v2 = _pair("decode_step", _call("decode_step", f, q, k, v, kc, vc), 3)
+    _shape("out", out, (2, 2, 1, 8))
+    _shape("k_cache_new", k2, (2, 2, 5, 8))
+    _shape("v_cache_new", v2, (2, 2, 5, 8))
+
+
+def kv_append(mod: ModuleType) -> None:
+    f = _get(mod, "decode_step")
+    q, k, v, kc, vc = _kv_inputs(1, 4)
+    _, k2, v2 = _pair("decode_step", _call("decode_step", f, q, k, v, kc, vc), 3)
+    cache = KVCache()
+    cache.append(kc, vc)
+    ref_k, ref_v = cache.append(k, v)
+    for label, got, ref, alt in (
+        ("k_cache_new", k2, ref_k, torch.cat([k, kc], 2)),
+        ("v_cache_new", v2, ref_v, torch.cat([v, vc], 2)),
+    ):
+        _close(
+            label,
+            _tensor(label, got),
+            ref,
+            "seed 1, cache t=4",
+            hints=(("the new token is put first; append it at the end (dim 2)", alt),),
+        )
+
+
+def kv_output(mod: ModuleType) -> None:
+    f = _get(mod, "decode_step")
+    for seed, t in ((2, 4), (3, 0)):
+        q, k, v, kc, vc = _kv_inputs(seed, t)
+        out, _, _ = _pair("decode_step", _call("decode_step", f, q, k, v, kc, vc), 3)
+        K, V = torch.cat([kc, k], 2), torch.cat([vc, v], 2)
+        hints = [("the 1/sqrt(d_k) scale looks missing", _ref(q, K, V, scale=1.0)[0])]
+        if t > 0:
+            hints.append(
+                ("the new token doesn't attend to itself (include it in the keys)", _ref(q, kc, vc)[0])
+            )
+        _close(
+            "out",
+            _tensor("out", out),
+            _ref(q, K, V)[0],
+            f"seed {seed}, cache t={t}" + (" (first step, empty cache)" if t == 0 else ""),
+            hints=tuple(hints),
+        )
+
+
+def kv_sequence(mod: ModuleType) -> None:
+    f = _get(mod, "decode_step")
+    q, k, v = _qkv(4, 2, 2, 6, 6, 8, 8)
+    kc, vc = k[:, :, :0], v[:, :, :0]
+    outs = []
+    for t in range(6):
+        out, kc, vc = _pair(
+            "decode_step",
+            _call("decode_step", f, q[:, :, t : t + 1], k[:, :, t : t + 1], v[:, :, t : t + 1], kc, vc),
+            3,
+        )
+        outs.append(_shape(f"out at step {t}", out, (2, 2, 1, 8)))
+    full = _ref(q, k, v, mask=sa.causal_mask(6))[0]
+    _close(
+        "token-by-token outputs",
+        torch.cat(outs, 2),
+        full,
+        "seed 4, q/k/v (2, 2, 6, 8) decoded from an empty cache vs full causal attention",
+    )
+
+
+# -- alibi -------------------------------------------------------------------------------------------------
+def alibi_pow2(mod: ModuleType) -> None:
+    f = _get(mod, "alibi_slopes")
+    got = _tensor("alibi_slopes(8)", _call("alibi_slopes(8)", f, 8)).float()
+    ref = ref_alibi_slopes(8)
+    _close(
+        "alibi_slopes(8)",
+        got,
+        ref,
+        "h=8 (expected 1/2, 1/4, ..., 1/256)",
+        atol=1e-6,
+        hints=(("the order is reversed: head 1 gets the steepest slope 2^(-8/h)", ref.flip(0)),),
+    )
+
+
+def alibi_non_pow2(mod: ModuleType) -> None:
+    f = _get(mod, "alibi_slopes")
+    for h in (6, 12):
+        got = _tensor(f"alibi_slopes({h})", _call(f"alibi_slopes({h})", f, h)).float()
+        _close(
+            f"alibi_slopes({h})",
+            got,
+            ref_alibi_slopes(h),
+            f"h={h} (not a power of 2: the paper's "
+            "recipe takes the slopes for the power of 2 below h, then every other slope of twice that)",
+            atol=1e-6,
+        )
+
+
+def alibi_bias_check(mod: ModuleType) -> None:
+    f = _get(mod, "alibi_bias")
+    got = _shape("alibi_bias(8, 5)", _call("alibi_bias(8, 5)", f, 8, 5), (8, 5, 5)).float()
+    ref = ref_alibi_bias(8, 5, 5)
+    lower = sa.causal_mask(5)
+    err = float((got - ref).abs().masked_select(lower).max())
+    if err > 1e-6:
+        msg = f"alibi_bias(8, 5) is wrong on or below the diagonal (j <= i): max abs error {err:.3g}"
+        if float((got + ref).abs().masked_select(lower).max()) <= 1e-6:
+            msg += "; the sign is flipped: ALiBi penalises distance, bias = -m_h * (i - j) <= 0"
+        raise CheckFailed(msg)
+    if not torch.isfinite(got).all():
+        raise CheckFailed(
+            "alibi_bias contains inf/NaN above the diagonal: use a finite value there; the causal "
+            "mask does the hiding"
+        )
+
+
+def alibi_attention_check(mod: ModuleType) -> None:
+    f = _get(mod, "alibi_attention")
+    q, k, v = _qkv(12, 2, 4, 6, 6, 8, 8)
+    ref = _ref(q, k, v, mask=sa.causal_mask(6), bias=ref_alibi_bias(4, 6, 6))[0]
+    _close(
+        "alibi_attention",
+        _tensor("alibi_attention", _call("alibi_attention", f, q, k, v)),
+        ref,
+        _case(12, q=q, k=k, v=v),
+        hints=(
+            ("the ALiBi bias is missing", _ref(q, k, v, mask=sa.causal_mask(6))[0]),
+            ("the causal mask is missing", _ref(q, k, v, bias=ref_alibi_bias(4, 6, 6))[0]),
+        ),
+    )
+
+
+def alibi_leak(mod: ModuleType) -> None:
+    f = _get(mod, "alibi_attention")
+    q, k, v = _qkv(13, 1, 4, 6, 6, 8, 8)
+    _future_leak("alibi_attention output", f, q, k, v)
+
+
+_FUNCS: dict[str, list[Check]] = {
+    "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large],
+    "causal": [
+        causal_mask_check,
+        softmax_basic,
+        softmax_overflow,
+        softmax_mask,
+        softmax_fully_masked,
+        causal_attention_check,
+        causal_leak,
+    ],
+    "mha": [mha_init, mha_shape, mha_one_head, mha_heads, mha_mask, mha_leak],
+    "kv_cache": [kv_shapes, kv_append, kv_output, kv_sequence],
+    "alibi": [alibi_pow2, alibi_non_pow2, alibi_bias_check, alibi_attention_check, alibi_leak],
+}
+CHECKS: dict[str, list[tuple[str, Check]]] = {
+    d: list(zip(NAMES[d], fns, strict=True)) for d, fns in _FUNCS.items()
+}

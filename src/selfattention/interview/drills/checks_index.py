@@ -1,0 +1,46 @@
+"""Names of the grading checks per drill, importable without torch (the checks themselves: ``checks.py``)."""
+
+from __future__ import annotations
+
+__all__ = ["NAMES"]
+
+NAMES: dict[str, list[str]] = {
+    "sdpa": [
+        "returns (out, weights) with the right shapes",
+        "each row of weights sums to 1 (softmax over the keys)",
+        "matches the reference without a mask (3 shapes)",
+        "mask: False positions get weight 0, output matches",
+        "padding mask (B, 1, 1, n_k) broadcasts",
+        "stays finite and correct for large scores",
+    ],
+    "causal": [
+        "causal_mask: lower-triangular bool, diagonal included",
+        "stable_softmax matches softmax over the last dim",
+        "stable_softmax: no overflow at scores of 1e4",
+        "stable_softmax: masked positions get exactly 0",
+        "stable_softmax: a fully masked row gives zeros, not NaN",
+        "causal_attention matches the reference",
+        "causal_attention: no future leak",
+    ],
+    "mha": [
+        "constructs q/k/v/out projections; rejects d_model % num_heads != 0",
+        "output shape (B, n, d_model)",
+        "one head equals selfattention.MultiHeadAttention (weights copied)",
+        "4 heads equal selfattention.MultiHeadAttention (weights copied)",
+        "causal mask (n, n) gives the reference output",
+        "with a causal mask: no future leak",
+    ],
+    "kv_cache": [
+        "returns out (B, h, 1, d_v) and caches grown by one",
+        "caches: new key/value appended at the end (as KVCache.append)",
+        "output equals attention over cache + new token (also from an empty cache)",
+        "decoding token by token equals full causal attention",
+    ],
+    "alibi": [
+        "alibi_slopes(8) = 1/2, 1/4, ..., 1/256",
+        "alibi_slopes for a head count that is not a power of 2",
+        "alibi_bias(h, n): -m_h (i - j) on and below the diagonal",
+        "alibi_attention matches the reference (causal + bias)",
+        "alibi_attention: no future leak",
+    ],
+}

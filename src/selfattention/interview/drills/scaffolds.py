@@ -1,0 +1,161 @@
+"""Scaffold files for the coding drills (written by ``attention-rehearse drill NAME``)."""
+
+from __future__ import annotations
+
+__all__ = ["SCAFFOLDS"]
+
+_SDPA = '''\
+# drill: sdpa
+"""Scaled dot-product attention with a mask, written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+Use only torch tensor operations (torch.softmax is fine; F.scaled_dot_product_attention is not the point).
+"""
+
+import math
+
+import torch
+
+
+def scaled_dot_product_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Return (out, weights).
+
+    q: (B, h, n_q, d_k)   k: (B, h, n_k, d_k)   v: (B, h, n_k, d_v)
+    mask: None, or bool broadcastable to (B, h, n_q, n_k); True = may attend, False = hidden.
+          Every row of the mask allows at least one key.
+    out: (B, h, n_q, d_v)   weights: (B, h, n_q, n_k), each row sums to 1, 0 where the mask is False.
+    """
+    raise NotImplementedError
+'''
+
+_CAUSAL = '''\
+# drill: causal
+"""Causal mask + numerically stable softmax + causal attention, written from scratch.
+
+Fill in the three functions, then run:  attention-rehearse grade THIS_FILE
+Do not call torch.softmax / F.softmax in stable_softmax: write it with exp, max and sum.
+"""
+
+import math
+
+import torch
+
+
+def causal_mask(n: int) -> torch.Tensor:
+    """(n, n) bool: True where key j <= query i (a token sees itself and the past)."""
+    raise NotImplementedError
+
+
+def stable_softmax(scores: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """Softmax over the last dim of scores (..., n_q, n_k), numerically stable (scores of 1e4 must work).
+
+    mask: None, or bool broadcastable to scores; False positions get weight exactly 0.
+    A row where the mask is all False returns all zeros (not NaN).
+    """
+    raise NotImplementedError
+
+
+def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """q, k: (B, h, n, d_k), v: (B, h, n, d_v) -> (B, h, n, d_v); query i attends to keys 0..i only."""
+    raise NotImplementedError
+'''
+
+_MHA = '''\
+# drill: mha
+"""Multi-head self-attention as an nn.Module, written from scratch.
+
+Fill in the class, then run:  attention-rehearse grade THIS_FILE
+The grader copies your q_proj/k_proj/v_proj/out_proj weights into selfattention.MultiHeadAttention and
+compares the outputs, so keep those four names. Do not use nn.MultiheadAttention or
+F.scaled_dot_product_attention: write the head split, the attention and the merge yourself.
+"""
+
+import math
+
+import torch
+from torch import nn
+
+
+class MultiHeadAttention(nn.Module):
+    """x (B, n, d_model) -> (B, n, d_model) with num_heads heads of width d_k = d_model // num_heads."""
+
+    def __init__(self, d_model: int, num_heads: int) -> None:
+        """Raise ValueError if d_model is not divisible by num_heads.
+
+        Create q_proj, k_proj, v_proj, out_proj = nn.Linear(d_model, d_model) (with bias).
+        """
+        super().__init__()
+        raise NotImplementedError
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """x (B, n, d_model); mask None or bool (n, n), True = may attend -> (B, n, d_model)."""
+        raise NotImplementedError
+'''
+
+_KV = '''\
+# drill: kv_cache
+"""One decoding step with a KV cache, written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import math
+
+import torch
+
+
+def decode_step(
+    q_t: torch.Tensor, k_t: torch.Tensor, v_t: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Attend from the newest token to every token so far, and grow the cache.
+
+    q_t, k_t: (B, h, 1, d_k) and v_t: (B, h, 1, d_v), the projections of the new token.
+    k_cache: (B, h, t, d_k) and v_cache: (B, h, t, d_v), the t earlier tokens (t may be 0).
+    Returns (out, k_cache_new, v_cache_new):
+        out (B, h, 1, d_v), k_cache_new (B, h, t + 1, d_k), v_cache_new (B, h, t + 1, d_v),
+    with the new token appended at the END of the caches.
+    """
+    raise NotImplementedError
+'''
+
+_ALIBI = '''\
+# drill: alibi
+"""ALiBi (Press et al., 2022): a per-head linear distance penalty added to the attention scores.
+
+Fill in the three functions, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import math
+
+import torch
+
+
+def alibi_slopes(num_heads: int) -> torch.Tensor:
+    """(h,) float slopes m_1..m_h.
+
+    For h a power of 2: the geometric sequence 2^(-8/h), 2^(-16/h), ..., 2^(-8) (h = 8 gives 1/2 ... 1/256).
+    Otherwise (the paper's recipe): with c the largest power of 2 below h, the c slopes for c heads,
+    followed by the first h - c of every other slope (indices 0, 2, 4, ...) of the 2c-head slopes.
+    """
+    raise NotImplementedError
+
+
+def alibi_bias(num_heads: int, n: int) -> torch.Tensor:
+    """(h, n, n) bias added to the scores: bias[h, i, j] = -m_h * (i - j) for keys j <= i.
+
+    Entries with j > i are hidden by the causal mask; any finite value is fine there.
+    """
+    raise NotImplementedError
+
+
+def alibi_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """q, k: (B, h, n, d_k), v: (B, h, n, d_v) -> (B, h, n, d_v): causal attention with the ALiBi bias.
+
+    scores = q k^T / sqrt(d_k) + alibi_bias(h, n), causal mask, softmax over the keys, times v.
+    """
+    raise NotImplementedError
+'''
+
+SCAFFOLDS: dict[str, str] = {"sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI}

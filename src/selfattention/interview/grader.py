@@ -1,0 +1,248 @@
+"""Grade a 'hand-write attention' drill file: detect ``# drill: NAME``, run its checks in a subprocess with a
+time limit, print a ✓/✗ checklist that says what is wrong in plain words; exit 0 when every check passes.
+
+The syntax check runs here (``compile``) so a typo is reported at once; everything that executes the user's
+code runs in ``python -m selfattention.interview.drills._worker`` and is killed when it exceeds the limit.
+The clock starts once the worker has imported torch (``ready``), so a slow import never counts against you.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from .drills import DRILLS, detect_drill, get_drill
+
+__all__ = ["CheckResult", "GradeReport", "grade_file", "format_report", "cmd_grade", "cmd_drill"]
+
+STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One line of the checklist: passed / failed / not run, with the reason."""
+
+    name: str
+    status: str  # "pass" | "fail" | "skip"
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class GradeReport:
+    """Everything ``grade`` found out about one file."""
+
+    path: Path
+    drill: str | None
+    results: list[CheckResult]
+    error: str = ""  # a reason the checks could not run at all
+
+    @property
+    def passed(self) -> bool:
+        return not self.error and bool(self.results) and all(r.status == "pass" for r in self.results)
+
+
+def _check_names(drill: str) -> list[str]:
+    """Names of the drill's checks without importing torch (read from the checks module's source)."""
+    from .drills import checks_index
+
+    return ["file compiles", "file loads", *checks_index.NAMES[drill]]
+
+
+def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
+    """Grade ``path``; never raises for problems in the user's file."""
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return GradeReport(path, None, [], error=f"cannot read {path}: {exc}")
+    drill = detect_drill(source)
+    if drill is None:
+        return GradeReport(
+            path,
+            None,
+            [],
+            error=f"{path} has no '# drill: NAME' header line; add one (valid names: {', '.join(DRILLS)})",
+        )
+    if drill not in DRILLS:
+        return GradeReport(
+            path,
+            drill,
+            [],
+            error=f"{path} says '# drill: {drill}', which is not a drill; valid names: {', '.join(DRILLS)}",
+        )
+    names = _check_names(drill)
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as exc:
+        text = (exc.text or "").strip()
+        msg = f"syntax error at line {exc.lineno}: {exc.msg}" + (f" ({text!r})" if text else "")
+        return GradeReport(
+            path,
+            drill,
+            [CheckResult(names[0], "fail", msg)] + [CheckResult(n, "skip", "not run") for n in names[1:]],
+        )
+    results = [CheckResult(names[0], "pass")] + _run_worker(path, drill, timeout)
+    done = {r.name for r in results}
+    results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
+    return GradeReport(path, drill, results)
+
+
+def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
+    cmd = [sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill]
+    env = dict(
+        os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1")
+    )
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        cwd=str(path.resolve().parent),
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+    stderr: deque[str] = deque(maxlen=50)  # the user's prints: keep the tail
+
+    def pump_out() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    def pump_err() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            stderr.append(line)
+
+    threading.Thread(target=pump_out, daemon=True).start()
+    threading.Thread(target=pump_err, daemon=True).start()
+    results: list[CheckResult] = []
+    current: str | None = None
+    deadline = time.monotonic() + STARTUP_LIMIT
+    started = False
+    finished = False
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line = lines.get(timeout=max(remaining, 0.0))
+            except queue.Empty:
+                what = f"while running check '{current}'" if current else "before any check ran"
+                if started:
+                    msg = (
+                        f"timed out after {timeout:g} s {what}: an infinite loop, or far too slow "
+                        "(use --timeout to allow more)"
+                    )
+                else:
+                    msg = f"the grader could not start within {STARTUP_LIMIT:g} s (importing torch)"
+                results.append(CheckResult(current or "file loads", "fail", msg))
+                break
+            if line is None:
+                break
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            ev = msg.get("event")
+            if ev == "ready":
+                started = True
+                deadline = time.monotonic() + timeout
+            elif ev == "start":
+                current = msg["check"]
+            elif ev == "result":
+                results.append(
+                    CheckResult(msg["check"], "pass" if msg["ok"] else "fail", msg.get("message", ""))
+                )
+                current = None
+            elif ev == "done":
+                finished = True
+                break
+    finally:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+        proc.wait()
+    if not finished and not (results and results[-1].message.startswith(("timed out", "the grader could"))):
+        tail = "".join(list(stderr)[-5:]).strip()
+        what = f"check '{current}'" if current else "loading"
+        results.append(
+            CheckResult(
+                current or "file loads",
+                "fail",
+                f"the grader process died during {what} (exit code {proc.returncode})"
+                + (f": {tail}" if tail else ""),
+            )
+        )
+    return results
+
+
+def format_report(report: GradeReport, plain: bool) -> str:
+    """The checklist as text; ✓/✗ (or [PASS]/[FAIL] with ``plain``)."""
+    if report.error:
+        return f"cannot grade: {report.error}"
+    mark = (
+        {"pass": "[PASS]", "fail": "[FAIL]", "skip": "[ -- ]"}
+        if plain
+        else {"pass": "✓", "fail": "✗", "skip": "·"}
+    )
+    title = DRILLS[report.drill].title if report.drill in DRILLS else report.drill
+    out = [f"Grading {report.path.name} — drill '{report.drill}': {title}"]
+    for r in report.results:
+        line = f"  {mark[r.status]} {r.name}"
+        if r.status == "fail":
+            line += f"\n      -> {r.message}"
+        out.append(line)
+    n_pass = sum(r.status == "pass" for r in report.results)
+    out.append(f"{n_pass}/{len(report.results)} checks passed" + (" — all good." if report.passed else "."))
+    return "\n".join(out)
+
+
+def cmd_grade(path: Path, timeout: float = 20.0, plain: bool = False) -> int:
+    """``attention-rehearse grade FILE``: print the checklist; 0 if all checks pass, else 1."""
+    report = grade_file(path, timeout)
+    text = format_report(report, plain)
+    print(text, file=sys.stderr if report.error else sys.stdout, flush=True)
+    return 0 if report.passed else 1
+
+
+def cmd_drill(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``attention-rehearse drill NAME [--out FILE]`` / ``drill --list``."""
+    if args.list_drills or not args.name:
+        if not args.list_drills:
+            parser.error(f"drill: give a NAME or --list; valid drills: {', '.join(DRILLS)}")
+        width = max(len(n) for n in DRILLS)
+        for d in DRILLS.values():
+            print(f"{d.name:<{width}}  {d.title}: {d.summary}")
+        return 0
+    try:
+        drill = get_drill(args.name)
+    except KeyError as exc:
+        parser.error(f"argument NAME: {exc.args[0]}")
+    out = Path(args.out) if args.out else Path(f"drill_{drill.name}.py")
+    if out.exists() and not args.force:
+        print(
+            f"attention-rehearse: error: {out} exists; not overwriting your work (use --force, or another "
+            f"--out FILE)",
+            file=sys.stderr,
+        )
+        return 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(drill.scaffold, encoding="utf-8")
+    print(
+        f"wrote the '{drill.name}' scaffold ({drill.title}) to {out}\n"
+        f"fill it in, then run: attention-rehearse grade {out}"
+    )
+    return 0

@@ -1,0 +1,302 @@
+"""Rehearsal progress in SQLite: one FSRS card state per question and one row per answer, committed at once.
+
+The database refuses to touch any file that is not its own: an existing file must carry the SQLite magic
+header *and* our ``application_id`` in that header (checked by reading bytes, before SQLite opens it), and
+then a ``meta`` table with our app id and a schema version we understand. Anything else raises `StoreError`
+naming the path; the file is left byte-for-byte as it was.
+
+WAL journal, ``busy_timeout`` and one short ``BEGIN IMMEDIATE`` transaction per answer let two terminals
+rehearse against the same file; an answer is on disk as soon as `Store.record` returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import fsrs
+
+__all__ = [
+    "APP_ID",
+    "SQLITE_APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "Store",
+    "StoreError",
+    "ReviewRow",
+    "default_db_path",
+    "fsrs_card_id",
+]
+
+APP_ID = "selfattention.attention-rehearse"
+SQLITE_APPLICATION_ID = 0x53415452  # "SATR", stored at byte 68 of the SQLite header
+SCHEMA_VERSION = 1
+_MAGIC = b"SQLite format 3\x00"
+ENV_DB = "ATTENTION_REHEARSE_DB"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (
+    card_id   TEXT PRIMARY KEY,
+    fsrs      TEXT NOT NULL,          -- fsrs.Card.to_json()
+    due       TEXT NOT NULL,          -- ISO 8601 UTC, copied from fsrs for queries
+    state     INTEGER NOT NULL,       -- fsrs.State value
+    reps      INTEGER NOT NULL DEFAULT 0,
+    lapses    INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    card_id     TEXT NOT NULL,
+    chapter     TEXT NOT NULL,
+    rating      INTEGER NOT NULL,     -- 1 again, 2 hard, 3 good, 4 easy
+    reviewed_at TEXT NOT NULL,
+    seconds     REAL NOT NULL,
+    mode        TEXT NOT NULL,        -- study | mock
+    lang        TEXT NOT NULL,
+    covered     INTEGER,              -- key points matched in a typed answer (NULL if spoken)
+    total       INTEGER,
+    due_after   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reviews_card ON reviews(card_id);
+"""
+
+
+class StoreError(RuntimeError):
+    """The progress database cannot be used (foreign, corrupt, newer schema, unreadable)."""
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One stored answer."""
+
+    card_id: str
+    chapter: str
+    rating: int
+    reviewed_at: datetime
+    seconds: float
+    mode: str
+    due_after: datetime
+
+
+def default_db_path() -> Path:
+    """``$ATTENTION_REHEARSE_DB`` if set, else ``progress.sqlite3`` in the user data dir (platformdirs)."""
+    env = os.environ.get(ENV_DB)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("selfattention", appauthor=False)) / "progress.sqlite3"
+
+
+def fsrs_card_id(card_id: str) -> int:
+    """A stable positive integer for the fsrs.Card (fsrs wants ints; ours are strings)."""
+    return zlib.crc32(card_id.encode("utf-8")) + 1
+
+
+def _utc(dt: datetime) -> datetime:
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def _check_header(path: Path) -> None:
+    """Raise StoreError unless ``path`` (existing, non-empty) is a SQLite file with our application_id."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+    except OSError as exc:
+        raise StoreError(f"cannot read progress database {path}: {exc.strerror or exc}") from exc
+    if len(head) < 100 or not head.startswith(_MAGIC):
+        raise StoreError(
+            f"{path} is not a SQLite database (corrupt, or some other file); it was left untouched. "
+            f"Move it away or pass another --db PATH."
+        )
+    app = int.from_bytes(head[68:72], "big")
+    if app != SQLITE_APPLICATION_ID:
+        raise StoreError(
+            f"{path} is a SQLite database but not an attention-rehearse progress file "
+            f"(application_id {app:#x}, expected {SQLITE_APPLICATION_ID:#x}); it was left untouched. "
+            f"Pass another --db PATH."
+        )
+
+
+class Store:
+    """Progress database at ``path``; create it if missing. Use as a context manager or call `close`."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser()
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if self.path.exists() and self.path.is_dir():
+            raise StoreError(f"progress database path {self.path} is a directory")
+        if not fresh:
+            _check_header(self.path)
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror or exc}") from exc
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
+        try:
+            self.conn.execute("PRAGMA busy_timeout = 10000")
+            if fresh:
+                self._create()
+            else:
+                self._check_meta()
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            raise StoreError(f"progress database {self.path} is unreadable or corrupt: {exc}") from exc
+        except StoreError:
+            self.conn.close()
+            raise
+
+    # -- setup -------------------------------------------------------------------------------------
+    def _create(self) -> None:
+        """Header app id, tables and meta rows in one transaction (idempotent if two processes race)."""
+        try:
+            self.conn.executescript(
+                "BEGIN IMMEDIATE;"
+                f"PRAGMA application_id = {SQLITE_APPLICATION_ID};"
+                + _SCHEMA
+                + f"INSERT OR IGNORE INTO meta VALUES ('app_id', '{APP_ID}');"
+                f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
+                "COMMIT;"
+            )
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def _check_meta(self) -> None:
+        """Read-only checks of the meta table (no writes happen before they pass)."""
+        try:
+            rows = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError as exc:
+            raise StoreError(
+                f"{self.path} has our header but no meta table ({exc}); it was left untouched"
+            ) from exc
+        if rows.get("app_id") != APP_ID:
+            raise StoreError(
+                f"{self.path} is not an attention-rehearse progress file "
+                f"(meta app_id {rows.get('app_id')!r}); "
+                f"it was left untouched"
+            )
+        version = rows.get("schema_version", "")
+        if not version.isdigit() or int(version) > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {version!r}, newer than this program understands "
+                f"({SCHEMA_VERSION}); upgrade selfattention. The file was left untouched."
+            )
+
+    def close(self) -> None:
+        """Close the connection (everything is already committed)."""
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- cards -------------------------------------------------------------------------------------
+    def fsrs_card(self, card_id: str, now: datetime) -> fsrs.Card:
+        """The stored FSRS state of ``card_id``, or a new card due ``now``."""
+        row = self.conn.execute("SELECT fsrs FROM cards WHERE card_id = ?", (card_id,)).fetchone()
+        if row is None:
+            return fsrs.Card(card_id=fsrs_card_id(card_id), due=_utc(now))
+        return fsrs.Card.from_json(row[0])
+
+    def states(self) -> dict[str, tuple[fsrs.Card, int, int]]:
+        """card_id -> (fsrs card, reps, lapses) for every card answered at least once."""
+        out: dict[str, tuple[fsrs.Card, int, int]] = {}
+        for cid, js, reps, lapses in self.conn.execute("SELECT card_id, fsrs, reps, lapses FROM cards"):
+            out[cid] = (fsrs.Card.from_json(js), reps, lapses)
+        return out
+
+    def record(
+        self,
+        card_id: str,
+        chapter: str,
+        card: fsrs.Card,
+        rating: int,
+        reviewed_at: datetime,
+        seconds: float,
+        mode: str,
+        lang: str,
+        covered: int | None = None,
+        total: int | None = None,
+    ) -> None:
+        """Store the new FSRS state and the answer in one short transaction, committed before returning."""
+        lapse = 1 if rating == int(fsrs.Rating.Again) else 0
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute(
+                "INSERT INTO cards (card_id, fsrs, due, state, reps, lapses) VALUES (?, ?, ?, ?, 1, ?) "
+                "ON CONFLICT(card_id) DO UPDATE SET fsrs = excluded.fsrs, due = excluded.due, "
+                "state = excluded.state, reps = reps + 1, lapses = lapses + excluded.lapses",
+                (card_id, card.to_json(), _utc(card.due).isoformat(), int(card.state), lapse),
+            )
+            self.conn.execute(
+                "INSERT INTO reviews (card_id, chapter, rating, reviewed_at, seconds, mode, lang, covered,"
+                " total, due_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    card_id,
+                    chapter,
+                    int(rating),
+                    _utc(reviewed_at).isoformat(),
+                    round(float(seconds), 3),
+                    mode,
+                    lang,
+                    covered,
+                    total,
+                    _utc(card.due).isoformat(),
+                ),
+            )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def reviews(self, card_ids: Iterable[str] | None = None) -> list[ReviewRow]:
+        """Stored answers, oldest first (optionally only for ``card_ids``)."""
+        rows = self.conn.execute(
+            "SELECT card_id, chapter, rating, reviewed_at, seconds, mode, due_after FROM reviews ORDER BY id"
+        ).fetchall()
+        wanted = None if card_ids is None else set(card_ids)
+        return [
+            ReviewRow(
+                r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4], r[5], datetime.fromisoformat(r[6])
+            )
+            for r in rows
+            if wanted is None or r[0] in wanted
+        ]
+
+    def count_reviews(self) -> int:
+        """Number of stored answers."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+
+    def meta(self) -> dict[str, str]:
+        """The meta table as a dict."""
+        return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+
+
+def parse_now(value: str | None) -> datetime:
+    """An ISO timestamp (naive = UTC) or, if None/empty, the current UTC time."""
+    if not value:
+        return datetime.now(UTC)
+    try:
+        return _utc(datetime.fromisoformat(value))
+    except ValueError as exc:
+        raise ValueError(f"not an ISO 8601 timestamp: {value!r} (e.g. 2026-01-31T09:00:00+00:00)") from exc
+
+
+def to_json_dict(card: fsrs.Card) -> dict[str, object]:
+    """The fsrs card as a plain dict (for display and tests)."""
+    return json.loads(card.to_json())

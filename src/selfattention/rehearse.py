@@ -1,0 +1,8 @@
+"""``python -m selfattention.rehearse``: the same command as ``attention-rehearse``."""
+
+from __future__ import annotations
+
+if __name__ == "__main__":
+    from selfattention.interview.rehearse import main
+
+    raise SystemExit(main())

@@ -1,0 +1,175 @@
+"""The built site shows every interview card: on its chapter page, in the drill and on the cheat sheet."""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from selfattention.interview.bank import CHAPTERS, Card, cards_by_chapter, load_cards
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = load_cards()
+BY_CHAPTER = cards_by_chapter(CARDS)
+
+pytestmark = pytest.mark.book
+
+
+class _Text(HTMLParser):
+    """The visible text of a page (script and style bodies dropped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u2026": "..."})
+
+
+def _plain(text: str) -> str:
+    """Straight quotes (Sphinx 'smartens' them), collapsed whitespace."""
+    return " ".join(html.unescape(text).translate(_QUOTES).split())
+
+
+def page(built_book, name: str) -> tuple[str, str]:
+    """(raw HTML, visible text) of a built page."""
+    path = built_book.html / f"{name}.html"
+    assert path.exists(), f"{path} was not built: is {name} listed in _toc.yml?"
+    raw = path.read_text(encoding="utf-8")
+    parser = _Text()
+    parser.feed(raw)
+    return raw, _plain(" ".join(parser.parts))
+
+
+def prose_chunks(text: str) -> list[str]:
+    """The card text outside inline math, markdown markers removed: what must appear verbatim on the page."""
+    chunks = re.split(r"\$[^$]+\$", text)
+    out = []
+    for chunk in chunks:
+        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:")
+        if len(chunk) >= 3:
+            out.append(chunk)
+    return out
+
+
+def assert_shows(text: str, card: Card, field: str, where: str) -> None:
+    for lang in ("en", "zh"):
+        for chunk in prose_chunks(getattr(card, field)[lang]):
+            assert chunk in text, f"{where}: {card.id}.{field}.{lang} missing: {chunk[:80]!r}"
+
+
+def assert_anchor(raw: str, card: Card, where: str) -> None:
+    assert f'id="{card.anchor}"' in raw, f"{where}: no element with id {card.anchor}"
+
+
+@pytest.mark.parametrize("slug", list(CHAPTERS))
+def test_chapter_page_shows_its_cards(built_book, slug: str) -> None:
+    if not (ROOT / "chapters" / f"{slug}.ipynb").exists():
+        pytest.skip(f"chapters/{slug}.ipynb is not written yet")
+    raw, text = page(built_book, f"chapters/{slug}")
+    basic, *others = BY_CHAPTER[slug]
+    assert_anchor(raw, basic, slug)
+    assert_shows(text, basic, "spoken", slug)  # "How to say it in the interview", English and 中文 tabs
+    for lang in ("en", "zh"):
+        for point in basic.key_points[lang]:
+            assert _plain(point) in text, f"{slug}: key point missing: {point!r}"
+    for card in others:  # "Follow-up questions": question as the dropdown title, short answer inside
+        assert_anchor(raw, card, slug)
+        assert_shows(text, card, "question", slug)
+        assert_shows(text, card, "short", slug)
+
+
+def test_drill_shows_every_question_with_hidden_answers(built_book) -> None:
+    raw, text = page(built_book, "drill")
+    for card in CARDS:
+        assert_anchor(raw, card, "drill")
+        for field in ("question", "short", "spoken"):
+            assert_shows(text, card, field, "drill")
+    # answers are folded: one <details> dropdown per card
+    assert raw.count('<details class="sd-sphinx-override sd-dropdown') == len(CARDS)
+    # follow-up links point at the card on its chapter page, where that page exists
+    for card in CARDS:
+        for target in card.follow_ups:
+            chapter = next(c.chapter for c in CARDS if c.id == target)
+            if (built_book.html / "chapters" / f"{chapter}.html").exists():
+                assert f'href="chapters/{chapter}.html#card-{target}"' in raw, f"drill: no link to {target}"
+
+
+def test_cheat_sheet_shows_every_short_answer(built_book) -> None:
+    raw, text = page(built_book, "cheatsheet")
+    for card in CARDS:
+        assert_anchor(raw, card, "cheatsheet")
+        assert_shows(text, card, "short", "cheatsheet")
+    css = built_book.html / "_static" / "sphinx_ext.css"
+    assert "_static/sphinx_ext.css" in raw and css.exists()
+    assert "@media print" in css.read_text(encoding="utf-8")
+    assert 'class="math notranslate nohighlight"' in raw  # inline math became math nodes, not literal $
+
+
+# --- the extension on its own: a two-page Sphinx project, independent of the chapter notebooks ------------
+
+CONF = """
+extensions = ["myst_parser", "sphinx_design", "selfattention.interview.sphinx_ext"]
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+exclude_patterns = ["_build"]
+"""
+
+
+def _sphinx(src: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "-n", "-q", str(src), str(src / "_build")],
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_extension_renders_and_links_cards_in_a_minimal_project(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
+    (tmp_path / "index.md").write_text(
+        "# Index\n\n```{toctree}\nchapters/01_flow\ndrill\n```\n", encoding="utf-8"
+    )
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "01_flow.md").write_text(
+        "# Flow\n\n## Say it\n\n```{interview-answer} 01_flow\n```\n\n"
+        "## Follow-ups\n\n```{follow-up-questions} 01_flow\n```\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "drill.md").write_text("# Drill\n\n```{question-drill}\n```\n", encoding="utf-8")
+    proc = _sphinx(tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    chapter = (tmp_path / "_build" / "chapters" / "01_flow.html").read_text(encoding="utf-8")
+    drill = (tmp_path / "_build" / "drill.html").read_text(encoding="utf-8")
+    for card in BY_CHAPTER["01_flow"]:
+        assert f'id="{card.anchor}"' in chapter
+    assert 'class="math notranslate nohighlight"' in chapter
+    # follow-up links: to the card on this very page, or into the chapter page from the drill
+    basic = BY_CHAPTER["01_flow"][0]
+    assert 'href="#card-flow-what-is-transformer"' in chapter
+    assert f'href="chapters/01_flow.html#card-{basic.follow_ups[0]}"' in drill
+    # a card whose chapter page is not in this project is named but not linked
+    assert 'href="chapters/03_scaling.html' not in drill
+    assert 'class="sa-missing-chapter"' in drill
+
+
+def test_unknown_chapter_fails_the_build_with_a_clear_message(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
+    (tmp_path / "index.md").write_text("# Index\n\n```{interview-answer} 10_nowhere\n```\n", encoding="utf-8")
+    proc = _sphinx(tmp_path)
+    assert proc.returncode != 0
+    assert "unknown chapter '10_nowhere'" in proc.stderr, proc.stderr[-2000:]

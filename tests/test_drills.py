@@ -1,0 +1,418 @@
+"""Coding drills: scaffolds, and a grader that says what is wrong in plain words.
+
+Every drill has a correct solution here that must pass every check, and broken solutions that must fail
+with the right message. The checks run in-process for speed (``run_checks``, the worker's own function);
+the subprocess path (time limit, exit codes, the ``grade`` command) is exercised end to end once, in parallel.
+"""
+
+from __future__ import annotations
+
+import ast
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from selfattention.interview.drills import DRILLS, detect_drill
+from selfattention.interview.drills._worker import run_checks
+from selfattention.interview.drills.checks_index import NAMES
+from selfattention.interview.grader import GradeReport, format_report, grade_file
+from selfattention.interview.rehearse import main
+
+SOLUTIONS: dict[str, str] = {
+    "sdpa": """\
+# drill: sdpa
+import math
+
+import torch
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+""",
+    "causal": """\
+# drill: causal
+import math
+
+import torch
+
+
+def causal_mask(n):
+    return torch.tril(torch.ones(n, n, dtype=torch.bool))
+
+
+def stable_softmax(scores, mask=None):
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    m = scores.amax(dim=-1, keepdim=True)
+    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    e = torch.exp(scores - m)
+    s = e.sum(dim=-1, keepdim=True)
+    return e / torch.where(s == 0, torch.ones_like(s), s)
+
+
+def causal_attention(q, k, v):
+    n = q.shape[-2]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    return stable_softmax(scores, causal_mask(n)) @ v
+""",
+    "mha": """\
+# drill: mha
+import math
+
+import torch
+from torch import nn
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        if d_model % num_heads:
+            raise ValueError("d_model must be divisible by num_heads")
+        self.h, self.d_k = num_heads, d_model // num_heads
+        self.q_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, d_model)
+        self.v_proj = nn.Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+
+    def forward(self, x, mask=None):
+        B, n, D = x.shape
+        def split(t):
+            return t.view(B, n, self.h, self.d_k).transpose(1, 2)
+        q, k, v = split(self.q_proj(x)), split(self.k_proj(x)), split(self.v_proj(x))
+        s = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)
+        if mask is not None:
+            s = s.masked_fill(~mask, float("-inf"))
+        out = torch.softmax(s, -1) @ v
+        return self.out_proj(out.transpose(1, 2).reshape(B, n, D))
+""",
+    "kv_cache": """\
+# drill: kv_cache
+import math
+
+import torch
+
+
+def decode_step(q_t, k_t, v_t, k_cache, v_cache):
+    k = torch.cat([k_cache, k_t], dim=2)
+    v = torch.cat([v_cache, v_t], dim=2)
+    w = torch.softmax(q_t @ k.transpose(-2, -1) / math.sqrt(q_t.shape[-1]), dim=-1)
+    return w @ v, k, v
+""",
+    "alibi": """\
+# drill: alibi
+import math
+
+import torch
+
+
+def _pow2(h):
+    start = 2 ** (-8 / h)
+    return [start ** (i + 1) for i in range(h)]
+
+
+def alibi_slopes(num_heads):
+    if math.log2(num_heads).is_integer():
+        return torch.tensor(_pow2(num_heads))
+    c = 2 ** math.floor(math.log2(num_heads))
+    return torch.tensor(_pow2(c) + _pow2(2 * c)[0::2][: num_heads - c])
+
+
+def alibi_bias(num_heads, n):
+    pos = torch.arange(n)
+    rel = (pos[None, :] - pos[:, None]).float()
+    return alibi_slopes(num_heads)[:, None, None] * rel
+
+
+def alibi_attention(q, k, v):
+    h, n = q.shape[1], q.shape[2]
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + alibi_bias(h, n)
+    s = s.masked_fill(~torch.tril(torch.ones(n, n, dtype=torch.bool)), float("-inf"))
+    return torch.softmax(s, -1) @ v
+""",
+}
+
+
+def _edit(drill: str, old: str, new: str) -> str:
+    """A broken variant of a correct solution (the edit must apply)."""
+    src = SOLUTIONS[drill]
+    assert old in src, old
+    return src.replace(old, new)
+
+
+BROKEN: dict[str, tuple[str, str, str, str]] = {
+    # name: (drill, source, failing check (prefix), message fragment)
+    "wrong shape": (
+        "sdpa",
+        _edit("sdpa", "return weights @ v, weights", "return (weights @ v).transpose(-2, -1), weights"),
+        "returns (out, weights)",
+        "shape wrong: out expected (2, 3, 5, 6), got (2, 3, 6, 5)",
+    ),
+    "softmax over the wrong axis": (
+        "sdpa",
+        _edit("sdpa", "dim=-1", "dim=-2"),
+        "each row of weights sums to 1",
+        "the softmax runs over the queries (dim -2) instead of the keys (dim -1)",
+    ),
+    "missing scale": (
+        "sdpa",
+        _edit("sdpa", " / math.sqrt(q.shape[-1])", ""),
+        "matches the reference",
+        "the 1/sqrt(d_k) scale looks missing",
+    ),
+    "scale by d_k": (
+        "sdpa",
+        _edit("sdpa", "math.sqrt(q.shape[-1])", "q.shape[-1]"),
+        "matches the reference",
+        "divides by d_k instead of sqrt(d_k)",
+    ),
+    "inverted mask": (
+        "sdpa",
+        _edit("sdpa", "~mask", "mask"),
+        "mask: False positions",
+        "the mask looks inverted: True must mean 'may attend'",
+    ),
+    "future leak": (
+        "causal",
+        _edit("causal", "stable_softmax(scores, causal_mask(n))", "stable_softmax(scores)"),
+        "causal_attention: no future leak",
+        "future leaks: causal_attention output at position",
+    ),
+    "upper-triangular mask": (
+        "causal",
+        _edit("causal", "torch.tril(", "torch.triu("),
+        "causal_mask:",
+        "True above the diagonal",
+    ),
+    "diagonal excluded": (
+        "causal",
+        _edit(
+            "causal",
+            "torch.tril(torch.ones(n, n, dtype=torch.bool))",
+            "torch.tril(torch.ones(n, n, dtype=torch.bool), -1)",
+        ),
+        "causal_mask:",
+        "a token must attend to itself",
+    ),
+    "softmax overflows": (
+        "causal",
+        _edit("causal", "e = torch.exp(scores - m)", "e = torch.exp(scores)"),
+        "stable_softmax: no overflow",
+        "exp overflows; subtract the row max",
+    ),
+    "fully masked row NaN": (
+        "causal",
+        _edit("causal", "torch.where(torch.isinf(m), torch.zeros_like(m), m)", "m"),
+        "stable_softmax: a fully masked row",
+        "a fully masked row gives NaN",
+    ),
+    "heads merged wrong": (
+        "mha",
+        _edit("mha", "out.transpose(1, 2).reshape(B, n, D)", "out.reshape(B, n, D)"),
+        "4 heads equal",
+        "one head matches but 4 don't: check the head split",
+    ),
+    "scale by d_model": (
+        "mha",
+        _edit("mha", "math.sqrt(self.d_k)", "math.sqrt(D)"),
+        "4 heads equal",
+        "divides by sqrt(d_model) instead of sqrt(d_k)",
+    ),
+    "no divisibility check": (
+        "mha",
+        _edit("mha", "if d_model % num_heads:", "if False:"),
+        "constructs",
+        "MultiHeadAttention(10, 3) should raise ValueError",
+    ),
+    "cache prepended": (
+        "kv_cache",
+        _edit("kv_cache", "torch.cat([k_cache, k_t], dim=2)", "torch.cat([k_t, k_cache], dim=2)"),
+        "caches: new key/value appended",
+        "the new token is put first",
+    ),
+    "new token not attended": (
+        "kv_cache",
+        _edit("kv_cache", "q_t @ k.transpose(-2, -1)", "q_t @ k_cache.transpose(-2, -1)").replace(
+            "w @ v, k, v", "w @ v_cache, k, v"
+        ),
+        "output equals attention",
+        "the new token doesn't attend to itself (include it in the keys)",
+    ),
+    "alibi sign flipped": (
+        "alibi",
+        _edit("alibi", "* rel", "* -rel"),
+        "alibi_bias(h, n)",
+        "the sign is flipped",
+    ),
+    "alibi slopes reversed": (
+        "alibi",
+        _edit(
+            "alibi", "return torch.tensor(_pow2(num_heads))", "return torch.tensor(_pow2(num_heads)[::-1])"
+        ),
+        "alibi_slopes(8)",
+        "the order is reversed",
+    ),
+    "raises": (
+        "sdpa",
+        _edit("sdpa", "scores = q @", "scores = q @ q @"),
+        "returns (out, weights)",
+        "scaled_dot_product_attention raises RuntimeError",
+    ),
+}
+
+
+def _grade_in_process(tmp_path: Path, source: str, complete: bool = True) -> dict[str, tuple[bool, str]]:
+    path = tmp_path / "solution.py"
+    path.write_text(source, encoding="utf-8")
+    drill = detect_drill(source)
+    assert drill is not None
+    events: list[dict] = []
+    run_checks(str(path), drill, lambda **m: events.append(m))
+    assert events[0] == {"event": "ready"} and events[-1] == {"event": "done"}
+    results = {m["check"]: (m["ok"], m["message"]) for m in events if m["event"] == "result"}
+    if complete:
+        assert list(results) == ["file loads", *NAMES[drill]]  # every check ran, in order
+    return results
+
+
+@pytest.mark.parametrize("drill", list(DRILLS))
+def test_correct_solution_passes_every_check(tmp_path: Path, drill: str) -> None:
+    results = _grade_in_process(tmp_path, SOLUTIONS[drill])
+    assert {name: msg for name, (ok, msg) in results.items() if not ok} == {}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_broken_solution_fails_with_the_right_message(tmp_path: Path, case: str) -> None:
+    drill, source, check, fragment = BROKEN[case]
+    results = _grade_in_process(tmp_path, source)
+    failed = {name: msg for name, (ok, msg) in results.items() if not ok}
+    matching = [name for name in failed if name.startswith(check)]
+    assert matching, f"expected check {check!r} to fail; failures: {failed}"
+    assert fragment in failed[matching[0]], failed[matching[0]]
+
+
+@pytest.mark.parametrize("drill", list(DRILLS))
+def test_scaffold_is_valid_python_with_header_and_reports_not_implemented(tmp_path: Path, drill: str) -> None:
+    scaffold = DRILLS[drill].scaffold
+    tree = ast.parse(scaffold)
+    assert detect_drill(scaffold) == drill
+    assert "raise NotImplementedError" in scaffold
+    assert ast.get_docstring(tree)  # the file explains itself
+    results = _grade_in_process(tmp_path, scaffold)
+    assert results["file loads"] == (True, "")
+    checks = {k: v for k, v in results.items() if k != "file loads"}
+    assert all(not ok and "is not implemented yet" in msg for ok, msg in checks.values()), checks
+
+
+def test_import_error_in_user_file_names_the_line(tmp_path: Path) -> None:
+    results = _grade_in_process(tmp_path, "# drill: sdpa\nimport torch\n\nx = 1 / 0\n", complete=False)
+    assert results["file loads"] == (
+        False,
+        "importing your file raises ZeroDivisionError: division by zero (line 4 of your file)",
+    )
+
+
+def test_syntax_error_and_headers_are_reported_without_running_anything(tmp_path: Path) -> None:
+    bad = tmp_path / "typo.py"
+    bad.write_text("# drill: causal\ndef causal_mask(n)\n    return n\n", encoding="utf-8")
+    report = grade_file(bad)
+    assert not report.passed
+    assert report.results[0].name == "file compiles" and report.results[0].status == "fail"
+    assert "syntax error at line 2" in report.results[0].message
+    assert {r.status for r in report.results[1:]} == {"skip"}
+    nohead = tmp_path / "nohead.py"
+    nohead.write_text("x = 1\n", encoding="utf-8")
+    assert "no '# drill: NAME' header" in grade_file(nohead).error
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("# drill: flash\n", encoding="utf-8")
+    err = grade_file(wrong).error
+    assert "'# drill: flash', which is not a drill" in err and "sdpa" in err
+    assert "cannot read" in grade_file(tmp_path / "missing.py").error
+
+
+def test_grade_in_a_subprocess_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The real path: one worker process per file, a time limit, exit codes; three files in parallel."""
+    good = tmp_path / "good.py"
+    good.write_text(SOLUTIONS["causal"], encoding="utf-8")
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        BROKEN["missing scale"][1].replace("import math", "import math\nprint('debug output')"),
+        encoding="utf-8",
+    )
+    loop = tmp_path / "loop.py"
+    loop.write_text(
+        "# drill: kv_cache\ndef decode_step(q_t, k_t, v_t, k_cache, v_cache):\n"
+        "    while True:\n        pass\n",
+        encoding="utf-8",
+    )
+    with ThreadPoolExecutor(3) as pool:
+        f_good = pool.submit(main, ["grade", str(good)])  # the command itself: prints, returns the exit code
+        f_broken = pool.submit(grade_file, broken)
+        f_loop = pool.submit(grade_file, loop, 2.0)
+        code_good, broken_report, loop_report = f_good.result(), f_broken.result(), f_loop.result()
+
+    out_good = capsys.readouterr().out
+    assert code_good == 0, out_good
+    n = 2 + len(NAMES["causal"])
+    assert out_good.count("[PASS]") == n and "[FAIL]" not in out_good  # stdout is not a TTY: ASCII marks
+    assert f"{n}/{n} checks passed" in out_good
+
+    assert not broken_report.passed
+    text = format_report(broken_report, plain=True)
+    assert "[FAIL] matches the reference without a mask" in text
+    assert "the 1/sqrt(d_k) scale looks missing" in text
+    assert "[PASS] returns (out, weights) with the right shapes" in text
+    assert "debug output" not in text  # the user's prints never corrupt the grader's protocol
+
+    assert not loop_report.passed
+    failed = [r for r in loop_report.results if r.status == "fail"]
+    assert len(failed) == 1
+    assert failed[0].name == NAMES["kv_cache"][0]
+    assert failed[0].message.startswith("timed out after 2 s while running check")
+    assert {r.status for r in loop_report.results[loop_report.results.index(failed[0]) + 1 :]} == {"skip"}
+
+
+def test_grade_exit_code_1_and_stderr_for_a_file_that_cannot_be_graded(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "typo.py"
+    bad.write_text("# drill: sdpa\ndef scaled_dot_product_attention(q, k, v, mask=None)\n    return q\n")
+    assert main(["grade", str(bad)]) == 1
+    assert "syntax error at line 2" in capsys.readouterr().out
+    assert main(["grade", str(tmp_path / "nope.py")]) == 1
+    assert "cannot grade: cannot read" in capsys.readouterr().err
+
+
+def test_format_report_marks(tmp_path: Path) -> None:
+    results = _grade_in_process(tmp_path, BROKEN["missing scale"][1])
+    from selfattention.interview.grader import CheckResult
+
+    report = GradeReport(
+        tmp_path / "x.py",
+        "sdpa",
+        [CheckResult(n, "pass" if ok else "fail", m) for n, (ok, m) in results.items()],
+    )
+    fancy = format_report(report, plain=False)
+    plain = format_report(report, plain=True)
+    assert "✓ returns (out, weights)" in fancy and "✗ matches the reference" in fancy
+    assert "[PASS] returns (out, weights)" in plain and "✓" not in plain and "✗" not in plain
+    assert "-> weights doesn't match the reference for seed 0, q (2, 3, 5, 8)" in plain
+    assert plain.splitlines()[-1] == f"{sum(ok for ok, _ in results.values())}/{len(results)} checks passed."
+
+
+def test_drill_command_writes_scaffold_lists_and_never_overwrites(tmp_path: Path, capsys) -> None:
+    assert main(["drill", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert all(name in listing for name in DRILLS)
+    out = tmp_path / "my_mha.py"
+    assert main(["drill", "mha", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == DRILLS["mha"].scaffold
+    assert f"attention-rehearse grade {out}" in capsys.readouterr().out
+    out.write_text("my work in progress", encoding="utf-8")
+    assert main(["drill", "mha", "--out", str(out)]) == 1
+    assert "exists; not overwriting your work" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "my work in progress"
+    assert main(["drill", "mha", "--out", str(out), "--force"]) == 0
+    assert out.read_text(encoding="utf-8") == DRILLS["mha"].scaffold

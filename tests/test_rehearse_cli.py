@@ -1,0 +1,534 @@
+"""``attention-rehearse`` end to end: study/mock in a real pseudo-terminal (pexpect), piped --plain mode,
+Ctrl-C then resume, corrupt databases, Anki export, listing/stats, and usage errors.
+
+To keep the suite fast, most terminal sessions run ``main()`` in a child forked onto a fresh pty
+(``pty.fork``: a real terminal, ``isatty()`` is true, Ctrl-C is a real SIGINT from the line discipline),
+so the child does not pay torch's import again; one test runs the real ``python -m selfattention.rehearse``.
+Scheduling is deterministic: "now" is pinned with ``ATTENTION_REHEARSE_NOW`` and fuzzing is off.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import io
+import json
+import os
+import pty
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import termios
+import textwrap
+import traceback
+import zipfile
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pexpect
+import pexpect.fdpexpect
+import pytest
+
+from selfattention.interview import bank
+from selfattention.interview.rehearse import (
+    ANKI_DECK_ID,
+    ANKI_MODEL_ID,
+    build_parser,
+    main,
+    resolve_chapter,
+    terminal_text,
+)
+
+NOW = "2026-01-05T09:00:00+00:00"
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def _card(cid: str, chapter: str, level: str, q: str, follow: list[str], kw: list[list[str]]) -> str:
+    points = [f"Point {i} of {cid} about {alts[0]}." for i, alts in enumerate(kw)]
+    return textwrap.dedent(f"""\
+        - id: {cid}
+          chapter: {chapter}
+          level: {level}
+          question: {{en: "{q}", zh: "问题 {cid}？"}}
+          short: {{en: "Short answer of {cid}: divide by $\\\\sqrt{{d_k}}$.", zh: "{cid} 的简短回答。"}}
+          spoken: {{en: "Spoken answer of {cid}.", zh: "{cid} 的口语回答。"}}
+          key_points:
+            en: {json.dumps(points)}
+            zh: {json.dumps([f"要点 {i}" for i in range(len(kw))], ensure_ascii=False)}
+            keywords: {json.dumps(kw)}
+          misconceptions:
+            - {{en: "A misconception about {cid}.", zh: "关于 {cid} 的误区。"}}
+          follow_ups: {json.dumps(follow)}
+        """)
+
+
+FIXTURE = (
+    _card(
+        "fx-scale",
+        "03_scaling",
+        "basic",
+        "Why divide by the square root of d_k?",
+        ["fx-variance"],
+        [["variance"], ["sqrt", "root"], ["softmax", "saturate"]],
+    )
+    + _card(
+        "fx-variance",
+        "03_scaling",
+        "follow-up",
+        "What is the variance of q dot k?",
+        ["fx-deep"],
+        [["d_k", "dk"], ["independent"], ["unit variance", "variance 1"]],
+    )
+    + _card(
+        "fx-deep",
+        "03_scaling",
+        "deep",
+        "What if d_k is tiny?",
+        [],
+        [["small"], ["flat", "uniform"], ["temperature"]],
+    )
+    + _card(
+        "fx-mask",
+        "05_masking",
+        "basic",
+        "How does a causal mask work?",
+        [],
+        [["lower triangular", "tril"], ["-inf", "minus infinity"], ["future"]],
+    )
+)
+FIXTURE_IDS = ["fx-scale", "fx-variance", "fx-deep", "fx-mask"]
+
+
+@pytest.fixture()
+def cards_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "cards"
+    d.mkdir()
+    (d / "fixture.yaml").write_text(FIXTURE, encoding="utf-8")
+    assert [c.id for c in bank.load_cards(d)] == FIXTURE_IDS  # the fixture itself is a valid bank
+    return d
+
+
+@pytest.fixture()
+def env(tmp_path: Path, cards_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    e = {
+        "ATTENTION_REHEARSE_DB": str(tmp_path / "progress.sqlite3"),
+        "ATTENTION_REHEARSE_CARDS": str(cards_dir),
+        "ATTENTION_REHEARSE_NOW": NOW,
+        "NO_COLOR": "1",
+        "TERM": "xterm",
+        "COLUMNS": "120",
+    }
+    for k, v in e.items():
+        monkeypatch.setenv(k, v)
+    return e
+
+
+def _db_rows(db: str) -> tuple[list[tuple], dict[str, tuple]]:
+    con = sqlite3.connect(db)
+    reviews = con.execute(
+        "SELECT card_id, rating, mode, reviewed_at, due_after, covered, total FROM reviews ORDER BY id"
+    ).fetchall()
+    cards = {r[0]: r[1:] for r in con.execute("SELECT card_id, due, state, reps, lapses FROM cards")}
+    con.close()
+    return reviews, cards
+
+
+# -- a real pty around main() in a forked child ----------------------------------------------------------
+class Term:
+    """A forked child running ``main(argv)`` on a fresh pseudo-terminal, driven with pexpect."""
+
+    def __init__(self, argv: list[str]) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # child: a real terminal on fds 0/1/2
+            code = 99
+            try:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
+                sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:  # noqa: BLE001
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.pid = pid
+        self.reaped = False  # once waited for, the pid may be reused: never signal it again
+        self.child = pexpect.fdpexpect.fdspawn(fd, timeout=60, encoding="utf-8")
+
+    def expect(self, pattern: str) -> None:
+        self.child.expect(pattern)
+
+    def sendline(self, text: str = "") -> None:
+        self.child.sendline(text)
+
+    def finish(self) -> tuple[int, str]:
+        """Read to EOF; return (exit code, the remaining output)."""
+        self.child.expect(pexpect.EOF)
+        rest = self.child.before
+        return self.wait(), rest
+
+    def wait(self) -> int:
+        """Reap the child; return its exit code (negative signal number if killed)."""
+        _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
+        return os.waitstatus_to_exitcode(status)
+
+
+@pytest.fixture()
+def term() -> Iterator[list[Term]]:
+    made: list[Term] = []
+    yield made
+    for t in made:  # never leave a child behind if a test fails mid-session
+        if not t.reaped:  # still our (possibly zombie) child, so the pid cannot belong to anyone else
+            os.kill(t.pid, signal.SIGKILL)
+            t.wait()
+
+
+def _spawn(made: list[Term], argv: list[str]) -> Term:
+    t = Term(argv)
+    made.append(t)
+    return t
+
+
+# -- study in a terminal ---------------------------------------------------------------------------------
+def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, term) -> None:
+    t = _spawn(term, ["--limit", "3"])
+    t.expect(r"3 card\(s\) to rehearse \(0 due, 3 new\)")
+    # card 1: type an answer that mentions two of the three key points, then reveal with an empty line
+    t.expect(r"Why divide by the square root of d_k\?")
+    t.expect(r"Enter on an empty line reveals")
+    t.sendline("the variance grows, so divide by sqrt(d_k)")
+    t.sendline("")
+    t.expect(r"You took \d+ s")
+    t.expect(r"Short answer of fx-scale: divide by √d_k")  # LaTeX made readable in the terminal
+    t.expect(r"Spoken answer of fx-scale")
+    t.expect(r"✓ Point 0 of fx-scale about variance")
+    t.expect(r"✓ Point 1 of fx-scale about sqrt")
+    t.expect(r"✗ Point 2 of fx-scale about softmax")
+    t.expect(r"mentions 2/3 key points")
+    t.expect(r"Missed:\s+- Point 2 of fx-scale")
+    t.expect(r"How did it go\?")
+    t.sendline("3")
+    t.expect(r"Saved \(good\)\. Next review in 10 min \(2026-01-05 09:10 UTC\)")
+    # card 2 (ordered by chapter, basic first): answer aloud, reveal at once, rate "again"
+    t.expect(r"What is the variance of q dot k\?")
+    t.sendline("")
+    t.expect(r"• Point 0 of fx-variance")  # nothing typed: key points listed without ticks
+    t.expect(r"How did it go\?")
+    t.sendline("x")
+    t.expect(r"Please type 1, 2, 3 or 4")
+    t.sendline("again")
+    t.expect(r"Saved \(again\)\. Next review in 1 min")
+    # card 3: easy -> graduates to long-term review
+    t.expect(r"What if d_k is tiny\?")
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("4")
+    t.expect(r"Saved \(easy\)\. Next review in \d+ days")
+    t.expect(r"Done: 3 answer\(s\) saved this session")
+    code, _ = t.finish()
+    assert code == 0
+
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1], r[2]) for r in reviews] == [
+        ("fx-scale", 3, "study"),
+        ("fx-variance", 1, "study"),
+        ("fx-deep", 4, "study"),
+    ]
+    assert [(r[5], r[6]) for r in reviews] == [(2, 3), (None, None), (None, None)]  # typed vs spoken
+    assert all(datetime.fromisoformat(r[3]) == T0 for r in reviews)
+    due = {cid: datetime.fromisoformat(v[0]) for cid, v in cards.items()}
+    assert due["fx-scale"] == T0 + timedelta(minutes=10)
+    assert due["fx-variance"] == T0 + timedelta(minutes=1)
+    assert due["fx-deep"] >= T0 + timedelta(days=1) and cards["fx-deep"][1] == 2  # State.Review
+    assert cards["fx-variance"][3] == 1  # one lapse recorded for "again"
+    assert "fx-mask" not in cards  # --limit 3 kept the 4th card new
+
+
+def test_study_next_day_shows_only_due_cards(env, monkeypatch, capsys) -> None:
+    """After a session, nothing is due at the same instant; 15 minutes later the two short-step cards are."""
+    db = env["ATTENTION_REHEARSE_DB"]
+    answers = "\n3\n\n1\n\n4\n"  # three cards: good, again, easy (spoken: reveal at once)
+    _run_piped(["--plain", "--limit", "3"], answers, monkeypatch, capsys)
+    out = _run_piped(["--plain", "--new", "0"], "", monkeypatch, capsys)
+    assert "Nothing is due right now." in out
+    assert "Next due: fx-variance in 1 min" in out
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(minutes=15)).isoformat())
+    out = _run_piped(["--plain", "--new", "0"], "\n3\n\n3\n", monkeypatch, capsys)
+    assert "2 card(s) to rehearse (2 due, 0 new)" in out
+    assert out.index("fx-variance") < out.index("fx-scale")  # earliest due first: 09:01 before 09:10
+    reviews, _ = _db_rows(db)
+    assert len(reviews) == 5
+
+
+def _run_piped(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> str:
+    """main() in-process with piped stdin/stdout (not a TTY): plain mode, answers read from the pipe."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    assert main(argv) == 0
+    return capsys.readouterr().out
+
+
+def test_ctrl_c_mid_session_saves_everything_answered_and_resumes(env, term) -> None:
+    t = _spawn(term, ["--limit", "4"])
+    t.expect(r"Why divide by the square root of d_k\?")
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("3")
+    t.expect(r"Saved \(good\)")
+    t.expect(r"What is the variance of q dot k\?")
+    t.sendline("I was typing an answer when")
+    t.child.send("\x03")  # Ctrl-C typed into the terminal: the line discipline sends SIGINT
+    t.expect(r"progress saved: 1 answer this session")
+    code, _ = t.finish()
+    assert code == 130
+    reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 3)]
+
+    # resume: the answered card is not due yet; the interrupted one comes first
+    t2 = _spawn(term, ["--limit", "4"])
+    t2.expect(r"3 card\(s\) to rehearse \(0 due, 3 new\)")
+    t2.expect(r"\[1/3\] ch\.3 · follow-up · fx-variance")
+    t2.sendline("")
+    t2.expect(r"How did it go\?")
+    t2.sendline("q")
+    t2.expect(r"Done: 0 answer\(s\) saved this session")
+    code, _ = t2.finish()
+    assert code == 0
+    reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert len(reviews) == 1  # "q" at the rating prompt records nothing
+
+
+def test_killed_process_loses_no_rated_answer(env, term) -> None:
+    """SIGKILL right after a rating (no cleanup code runs): the answer is already committed."""
+    t = _spawn(term, [])
+    t.expect(r"Why divide by the square root of d_k\?")
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("2")
+    t.expect(r"Saved \(hard\)")
+    t.expect(r"What is the variance of q dot k\?")
+    os.kill(t.pid, signal.SIGKILL)
+    assert t.wait() == -signal.SIGKILL
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 2)]
+    assert cards["fx-scale"][2] == 1  # reps
+
+
+def test_mock_interview_chains_follow_ups_and_warns_over_budget(env, term) -> None:
+    t = _spawn(term, ["mock", "--chapter", "scaling", "--budget", "1", "--seed", "0"])
+    t.expect(r"Mock interview: 3 question\(s\), 1 s budget per answer")
+    t.expect(r"Q1/3 · main question · fx-scale")
+    t.expect(r"Time budget: 1 s")
+    t.expect(r"1 s are up: wrap up your answer")  # the live reminder fires while you are still answering
+    t.sendline("")
+    t.expect(r"over budget: \d+ s for a 1 s answer")
+    t.expect(r"How did it go\?")
+    t.sendline("2")
+    t.expect(r"Q2/3 · follow-up · fx-variance")  # the basic card's follow-up ...
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("3")
+    t.expect(r"Q3/3 · follow-up · fx-deep")  # ... then the follow-up's own follow-up
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("3")
+    t.expect(r"Mock interview summary")
+    t.expect(r"fx-scale: \d+ s OVER BUDGET, rated hard")
+    code, _ = t.finish()
+    assert code == 0
+    reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1], r[2]) for r in reviews] == [
+        ("fx-scale", 2, "mock"),
+        ("fx-variance", 3, "mock"),
+        ("fx-deep", 3, "mock"),
+    ]
+
+
+def test_piped_plain_mode_end_to_end_with_python_dash_m(env, tmp_path) -> None:
+    """The real entry point (python -m selfattention.rehearse) on pipes: plain text, scriptable."""
+    answers = "we scale because the variance grows; sqrt\n\n3\n\nq\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "selfattention.rehearse", "study", "--lang", "zh", "--limit", "2"],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, **env),
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "\x1b[" not in out  # no colour / cursor codes when piped
+    assert "问题 fx-scale？" in out and "fx-scale 的简短回答。" in out
+    assert "[x] 要点 0" in out and "[x] 要点 1" in out and "[ ] 要点 2" in out  # ASCII marks in plain mode
+    assert "Done: 1 answer(s) saved this session." in out
+    reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1], r[5], r[6]) for r in reviews] == [("fx-scale", 3, 2, 3)]
+
+
+def test_end_of_input_stops_cleanly(env, monkeypatch, capsys) -> None:
+    out = _run_piped(["--plain"], "an answer without end", monkeypatch, capsys)
+    assert "Done: 0 answer(s) saved this session." in out
+
+
+# -- corrupt / foreign database --------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["garbage", "foreign-sqlite"])
+def test_corrupt_or_foreign_database_is_reported_and_left_untouched(env, tmp_path, capsys, kind) -> None:
+    db = tmp_path / f"{kind}.db"
+    if kind == "garbage":
+        db.write_bytes(os.urandom(4096))
+    else:
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE notes (t TEXT)")
+        con.execute("INSERT INTO notes VALUES ('mine')")
+        con.commit()
+        con.close()
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    for argv in (["--db", str(db), "--plain"], ["stats", "--db", str(db)], ["list", "--db", str(db)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert str(db) in err and "left untouched" in err
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(kind)) == [db.name]
+
+
+def test_corrupt_database_in_a_terminal(env, tmp_path, term) -> None:
+    db = tmp_path / "broken.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + os.urandom(2000))
+    before = db.read_bytes()
+    t = _spawn(term, ["--db", str(db)])
+    t.expect(
+        r"error: .*broken\.sqlite3 is not a SQLite database|error: .*broken\.sqlite3 is a SQLite database "
+        r"but not an attention-rehearse"
+    )
+    code, _ = t.finish()
+    assert code == 1
+    assert db.read_bytes() == before
+
+
+# -- list, stats, export ---------------------------------------------------------------------------------
+def test_list_and_stats_reflect_progress(env, monkeypatch, capsys) -> None:
+    out = _run_piped(["list", "--plain"], "", monkeypatch, capsys)
+    assert "4 card(s)." in out
+    assert all(cid in out for cid in FIXTURE_IDS)
+    assert out.count(" new ") >= 4
+    out = _run_piped(["stats"], "", monkeypatch, capsys)
+    assert "No answers yet" in out
+    _run_piped(["--plain", "--chapter", "3", "--limit", "3"], "\n1\n\n1\n\n3\n", monkeypatch, capsys)
+    _run_piped(["--plain", "--chapter", "05_masking"], "\n3\n", monkeypatch, capsys)
+    out = _run_piped(["list", "--chapter", "scaling"], "", monkeypatch, capsys)
+    assert "fx-mask" not in out and "3 card(s)." in out
+    assert "learning" in out and "in 1 min" in out
+    out = _run_piped(["stats"], "", monkeypatch, capsys)
+    assert "cards in the bank: 4  (seen 4, never seen 0)" in out
+    assert "reviews:           4  (again-rate 50%" in out
+    # weakest first: chapter 3 had 2 "again" of 3 reviews, chapter 5 none
+    assert out.index("03_scaling") < out.index("05_masking")
+    assert "again 67% of 3 review(s), 2 lapse(s)" in out
+
+
+def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path, capsys) -> None:
+    path = tmp_path / "deck.apkg"
+    assert main(["export-anki", str(path)]) == 0
+    assert "wrote 4 notes" in capsys.readouterr().out
+    assert zipfile.is_zipfile(path)
+    with zipfile.ZipFile(path) as z:
+        assert "collection.anki2" in z.namelist()
+        (tmp_path / "col.anki2").write_bytes(z.read("collection.anki2"))
+    con = sqlite3.connect(tmp_path / "col.anki2")
+    notes = con.execute("SELECT flds, tags FROM notes").fetchall()
+    decks = json.loads(con.execute("SELECT decks FROM col").fetchone()[0])
+    models = json.loads(con.execute("SELECT models FROM col").fetchone()[0])
+    n_cards = con.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
+    con.close()
+    assert len(notes) == 4 and n_cards == 8  # one English and one 中文 card per note
+    fields = {f.split("\x1f")[0]: f.split("\x1f") for f, _ in notes}
+    assert set(fields) == set(FIXTURE_IDS)
+    scale = fields["fx-scale"]
+    assert "Why divide by the square root of d_k?" in scale and "问题 fx-scale？" in scale
+    assert any("\\(\\sqrt{d_k}\\)" in f for f in scale)  # $..$ became MathJax for Anki
+    assert str(ANKI_DECK_ID) in decks and str(ANKI_MODEL_ID) in models
+
+
+def test_real_bank_lists_and_exports(tmp_path, monkeypatch, capsys) -> None:
+    """Smoke test over the real bank: every card is listed and exported; a mock interview can start."""
+    monkeypatch.delenv("ATTENTION_REHEARSE_CARDS", raising=False)
+    monkeypatch.setenv("ATTENTION_REHEARSE_DB", str(tmp_path / "p.db"))
+    cards = bank.load_cards()
+    monkeypatch.setattr(bank, "load_cards", lambda directory=None: cards)  # parse the YAML once, not 4 times
+    out = _run_piped(["list", "--plain", "--lang", "zh"], "", monkeypatch, capsys)
+    assert f"{len(cards)} card(s)." in out
+    assert all(c.id in out for c in cards)
+    assert main(["export-anki", str(tmp_path / "real.apkg")]) == 0
+    assert f"wrote {len(cards)} notes" in capsys.readouterr().out
+    out = _run_piped(["mock", "--seed", "1", "--chapter", "4"], "\nq\n", monkeypatch, capsys)
+    basic = bank.chapter_card(cards, "04_multi_head")
+    assert "Q1/" in out and basic.id in out and "main question" in out
+
+
+# -- usage errors ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--chapter", "12"], ["unknown chapter '12'", "1 (01_flow)", "9 (09_dot_vs_additive)"]),
+        (["study", "--chapter", "attention"], ["unknown chapter 'attention'", "3 (03_scaling)"]),
+        (["--lang", "fr"], ["argument --lang: invalid choice: 'fr'", "'en'", "'zh'"]),
+        (["--limit", "-1"], ["argument --limit", "must be >= 1, got -1"]),
+        (["--new", "many"], ["argument --new", "expected a whole number >= 0, got 'many'"]),
+        (["mock", "--budget", "0"], ["argument --budget", "must be a number of seconds > 0"]),
+        (["drill", "flash"], ["unknown drill 'flash'", "sdpa", "kv_cache", "alibi"]),
+        (["drill"], ["give a NAME or --list", "mha"]),
+        (["rehearse"], ["invalid choice: 'rehearse'", "study", "mock"]),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_message(env, capsys, argv, needles) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: attention-rehearse")
+    for needle in needles:
+        assert needle in err
+
+
+def test_bad_now_environment_variable(env, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", "yesterday")
+    with pytest.raises(SystemExit) as exc:
+        main(["list"])
+    assert exc.value.code == 2
+    assert "ATTENTION_REHEARSE_NOW: not an ISO 8601 timestamp: 'yesterday'" in capsys.readouterr().err
+
+
+def test_bad_arguments_in_a_terminal(env, term) -> None:
+    t = _spawn(term, ["--lang", "fr"])
+    t.expect(r"invalid choice: 'fr'")
+    code, _ = t.finish()
+    assert code == 2
+
+
+def test_help_explains_the_keyword_check() -> None:
+    text = build_parser().format_help()
+    assert "It matches WORDS, not understanding" in " ".join(text.split())
+    for cmd in ("study", "mock", "list", "stats", "export-anki", "drill", "grade"):
+        assert cmd in text
+
+
+def test_resolve_chapter_and_terminal_text() -> None:
+    assert resolve_chapter("3") == resolve_chapter("03") == resolve_chapter("scaling") == "03_scaling"
+    assert resolve_chapter("09_DOT_VS_ADDITIVE") == "09_dot_vs_additive"
+    with pytest.raises(ValueError, match="unknown chapter '0'"):
+        resolve_chapter("0")
+    assert terminal_text(r"$\operatorname{softmax}(QK^\top/\sqrt{d_k})V$ costs $O(n^2 d)$") == (
+        "softmax(QKᵀ/√d_k)V costs O(n^2 d)"
+    )
+    assert terminal_text("no math, 5 dollars") == "no math, 5 dollars"
