@@ -85,7 +85,6 @@ def venv_env() -> dict[str, str]:
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(VENV)
     env.setdefault("PYTHONHASHSEED", "0")
-    env.setdefault("MPLBACKEND", "Agg")
     return env
 
 

@@ -28,7 +28,7 @@ def _jupyter_book() -> str:
 @pytest.fixture(scope="session")
 def built_book() -> BuiltBook:
     """Build the site with warnings as errors (`jupyter-book build . -W -n --keep-going`) once per session."""
-    env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    env = dict(os.environ, PYTHONHASHSEED="0")
     t0 = time.time()
     proc = subprocess.run(
         [_jupyter_book(), "build", ".", "-W", "-n", "--keep-going"],

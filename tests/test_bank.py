@@ -346,3 +346,13 @@ def test_bad_id_and_bad_yaml_are_reported_with_the_file(tmp_path: Path) -> None:
     (tmp_path / "01_flow.yaml").unlink()
     with pytest.raises(BankError, match="no card files"):
         load_cards(tmp_path)
+
+
+def test_chinese_text_has_no_spaces_from_yaml_line_folding():
+    """Folded YAML joins lines with a space: between two Chinese characters it is a typo on the page."""
+    gap = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef] +[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")
+    for card in load_cards():
+        texts = [card.question["zh"], card.short["zh"], card.spoken["zh"], *card.key_points["zh"]]
+        texts += [m["zh"] for m in card.misconceptions]
+        for text in texts:
+            assert not gap.search(text), f"{card.id}: stray space in {gap.search(text).group()!r}"

@@ -81,6 +81,30 @@ class Card:
         return f"card-{self.id}"
 
 
+_CJK = r"\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK}])[ \t\n]+(?=[{_CJK}])")
+
+
+def _join_cjk(value: Any) -> Any:
+    """Drop the spaces that YAML line folding puts between two Chinese characters (or CJK punctuation)."""
+    if isinstance(value, str):
+        return _CJK_GAP.sub("", value)
+    if isinstance(value, list):
+        return [_join_cjk(v) for v in value]
+    if isinstance(value, dict):
+        return {k: (_join_cjk(v) if k == "zh" else _join_cjk_nested(v)) for k, v in value.items()}
+    return value
+
+
+def _join_cjk_nested(value: Any) -> Any:
+    """Recurse into containers, touching only the values stored under a ``zh`` key."""
+    if isinstance(value, dict):
+        return _join_cjk(value)
+    if isinstance(value, list):
+        return [_join_cjk_nested(v) for v in value]
+    return value
+
+
 def _text_pair(raw: Any, field: str, where: str) -> dict[str, str]:
     """Validate a ``{en: str, zh: str}`` mapping with non-empty strings."""
     if not isinstance(raw, dict) or set(raw) != set(LANGS):
@@ -204,7 +228,7 @@ def load_cards(directory: Path | None = None) -> list[Card]:
         if not isinstance(data, list):
             raise BankError(f"{path.name}: expected a list of cards at top level, got {type(data).__name__}")
         for i, raw in enumerate(data):
-            card = _card_from_raw(raw, path, i)
+            card = _card_from_raw(_join_cjk_nested(raw), path, i)
             if card.id in origin:
                 raise BankError(f"{path.name}: card '{card.id}' repeats an id from {origin[card.id]}")
             origin[card.id] = path.name
