@@ -1,0 +1,225 @@
+"""Cost of attention: FLOP formulas, FLOP counting, peak-memory recording and timing helpers.
+
+The formulas count a multiply-add as 2 FLOPs (the convention of ``torch.utils.flop_counter``), so they can be
+checked exactly against :class:`torch.utils.flop_counter.FlopCounterMode`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+from torch.multiprocessing.reductions import StorageWeakRef
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
+from torch.utils.flop_counter import FlopCounterMode
+
+from ._checks import check_positive_int
+
+__all__ = [
+    "attention_flops",
+    "crossover_length",
+    "layer_cost",
+    "attention_weights_bytes",
+    "kv_cache_bytes",
+    "count_flops",
+    "PeakMemory",
+    "peak_memory",
+    "time_call",
+    "loglog_slope",
+]
+
+
+def attention_flops(
+    n: int, d_model: int, n_kv: int | None = None, batch: int = 1, projections: bool = True
+) -> dict[str, int]:
+    """FLOPs of one attention layer on ``n`` queries and ``n_kv`` keys (default ``n``), summed over heads.
+
+    Returns a dict with ``projections`` (Q, K, V, O: ``2·n·d² + 2·2·n_kv·d² + 2·n·d²``, i.e. ``8·n·d²`` for
+    self-attention), ``scores`` (``2·n·n_kv·d``), ``weighted_sum`` (``2·n·n_kv·d``) and ``total``, each times
+    ``batch``. The count is independent of the number of heads (``h·d_k = d_model``); softmax, scaling and
+    bias terms are O(n·n_kv) and not counted, as in ``FlopCounterMode``.
+    """
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d_model, "d_model")
+    m = n if n_kv is None else check_positive_int(n_kv, "n_kv")
+    b = check_positive_int(batch, "batch")
+    proj = (2 * n * d * d + 2 * 2 * m * d * d + 2 * n * d * d) if projections else 0
+    scores = 2 * n * m * d
+    weighted = 2 * n * m * d
+    return {
+        "projections": b * proj,
+        "scores": b * scores,
+        "weighted_sum": b * weighted,
+        "total": b * (proj + scores + weighted),
+    }
+
+
+def crossover_length(d_model: int) -> int:
+    """Length at which the n² terms (``4·n²·d``) equal the projections (``8·n·d²``): ``n = 2·d_model``."""
+    d = check_positive_int(d_model, "d_model")
+    return 2 * d
+
+
+def layer_cost(kind: str, n: int, d: int, kernel_size: int = 3) -> dict[str, float]:
+    """Per-layer cost (Vaswani et al. 2017, Table 1) of ``kind``: self-attention, recurrent, convolutional.
+
+    Returns ``ops`` (multiply-adds, leading term: ``n²·d``, ``n·d²``, ``k·n·d²``), ``sequential`` (operations
+    that cannot run in parallel: 1, n, 1) and ``path`` (maximum path length between two positions: 1, n, and
+    ⌈log_k n⌉ for a stack of dilated convolutions).
+    """
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    k = check_positive_int(kernel_size, "kernel_size")
+    if kind == "self-attention":
+        return {"ops": float(n * n * d), "sequential": 1.0, "path": 1.0}
+    if kind == "recurrent":
+        return {"ops": float(n * d * d), "sequential": float(n), "path": float(n)}
+    if kind == "convolutional":
+        if k == 1:
+            return {"ops": float(n * d * d), "sequential": 1.0, "path": float(n)}
+        path, reach = 1, k  # dilated stack: layer j reaches k**j positions
+        while reach < n:
+            path, reach = path + 1, reach * k
+        return {"ops": float(k * n * d * d), "sequential": 1.0, "path": float(path)}
+    raise ValueError(
+        f"kind must be one of 'self-attention', 'recurrent', 'convolutional': got {kind!r}"
+    )
+
+
+def attention_weights_bytes(
+    n_q: int, n_k: int | None = None, heads: int = 1, batch: int = 1, dtype: torch.dtype = torch.float32
+) -> int:
+    """Bytes of the attention-weight tensor A of shape (batch, heads, n_q, n_k) in ``dtype``."""
+    nq = check_positive_int(n_q, "n_q")
+    nk = nq if n_k is None else check_positive_int(n_k, "n_k")
+    h = check_positive_int(heads, "heads")
+    b = check_positive_int(batch, "batch")
+    if not isinstance(dtype, torch.dtype):
+        raise ValueError(f"dtype must be a torch.dtype: got {type(dtype).__name__}")
+    return b * h * nq * nk * torch.empty((), dtype=dtype).element_size()
+
+
+def kv_cache_bytes(
+    layers: int, kv_heads: int, d_k: int, n: int, bytes_per_element: int = 2, batch: int = 1
+) -> int:
+    """KV-cache size ``2·layers·kv_heads·d_k·n·bytes·batch`` (the 2 is one K and one V per layer)."""
+    return (
+        2
+        * check_positive_int(layers, "layers")
+        * check_positive_int(kv_heads, "kv_heads")
+        * check_positive_int(d_k, "d_k")
+        * check_positive_int(n, "n")
+        * check_positive_int(bytes_per_element, "bytes_per_element")
+        * check_positive_int(batch, "batch")
+    )
+
+
+def count_flops(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+    """Run ``fn(*args, **kwargs)`` under ``FlopCounterMode``; return (total FLOPs, FLOPs per aten op name)."""
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    with FlopCounterMode(display=False) as counter:
+        fn(*args, **kwargs)
+    per_op = {str(op): int(c) for op, c in counter.get_flop_counts().get("Global", {}).items()}
+    return int(counter.get_total_flops()), per_op
+
+
+class PeakMemory(TorchDispatchMode):
+    """Dispatch mode that records the peak bytes of live tensor storage created inside the ``with`` block.
+
+    Every aten op's outputs are registered by storage; a storage counts until it is garbage-collected (checked
+    with weak references before each op). Tensors that existed before the block (the inputs) are not counted,
+    and neither are scratch buffers a fused kernel allocates and frees internally. Attributes after the block:
+    ``peak`` (bytes), ``largest`` (bytes of the largest single storage), ``largest_shape`` and ``ops``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._live: dict[int, tuple[StorageWeakRef, int]] = {}
+        self._outside: dict[int, StorageWeakRef] = {}  # storages created before the block (inputs)
+        self.current = 0
+        self.peak = 0
+        self.largest = 0
+        self.largest_shape: tuple[int, ...] = ()
+        self.ops = 0
+
+    def _sweep(self) -> None:
+        dead = [key for key, (ref, _) in self._live.items() if ref.expired()]
+        for key in dead:
+            self.current -= self._live.pop(key)[1]
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        self._sweep()
+        for t in tree_flatten((args, kwargs))[0]:
+            if isinstance(t, torch.Tensor) and t.device.type != "meta":
+                ref = StorageWeakRef(t.untyped_storage())
+                if ref.cdata not in self._live:
+                    self._outside[ref.cdata] = ref
+        out = func(*args, **(kwargs or {}))
+        self.ops += 1
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor) and t.device.type != "meta":
+                storage = t.untyped_storage()
+                ref = StorageWeakRef(storage)
+                if ref.cdata in self._live:
+                    continue
+                old = self._outside.get(ref.cdata)
+                if old is not None and not old.expired():
+                    continue  # a view of (or in-place op on) an input: no new memory
+                nbytes = storage.nbytes()
+                self._live[ref.cdata] = (ref, nbytes)
+                self.current += nbytes
+                if nbytes > self.largest:
+                    self.largest, self.largest_shape = nbytes, tuple(t.shape)
+        self.peak = max(self.peak, self.current)
+        return out
+
+
+def peak_memory(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PeakMemory:
+    """Run ``fn(*args, **kwargs)`` under :class:`PeakMemory` with autograd off; return the recorder."""
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    with torch.no_grad(), PeakMemory() as recorder:
+        out = fn(*args, **kwargs)
+        del out
+    return recorder
+
+
+def time_call(fn: Callable[[], Any], repeats: int = 5, warmup: int = 1, number: int = 1) -> float:
+    """Median wall time in seconds of ``fn()`` over ``repeats`` runs (each the mean of ``number`` calls)."""
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    repeats = check_positive_int(repeats, "repeats")
+    number = check_positive_int(number, "number")
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        raise ValueError(f"warmup must be a non-negative int: got {warmup!r}")
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t0) / number)
+    return statistics.median(times)
+
+
+def loglog_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Least-squares slope of log(ys) against log(xs): the exponent p in ys ≈ c·xs^p."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError(f"xs and ys must have the same length >= 2: got {len(xs)} and {len(ys)}")
+    if any(x <= 0 for x in xs) or any(y <= 0 for y in ys):
+        raise ValueError("xs and ys must be positive to take logarithms")
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = statistics.fmean(lx), statistics.fmean(ly)
+    num = sum((a - mx) * (b - my) for a, b in zip(lx, ly, strict=True))
+    den = sum((a - mx) ** 2 for a in lx)
+    if den == 0:
+        raise ValueError("xs must not all be equal")
+    return num / den

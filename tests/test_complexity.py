@@ -1,0 +1,153 @@
+"""Tests of selfattention.complexity: FLOP formulas vs FlopCounterMode, the peak-memory recorder, timing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import torch
+
+from selfattention.complexity import (
+    PeakMemory,
+    attention_flops,
+    attention_weights_bytes,
+    count_flops,
+    crossover_length,
+    kv_cache_bytes,
+    layer_cost,
+    loglog_slope,
+    peak_memory,
+    time_call,
+)
+
+
+@pytest.mark.parametrize(
+    ("n", "n_kv", "d_model", "heads", "batch"), [(16, 16, 32, 4, 2), (10, 7, 24, 3, 1), (33, 65, 16, 1, 3)]
+)
+def test_attention_flops_equals_flop_counter_on_torch_mha(
+    n: int, n_kv: int, d_model: int, heads: int, batch: int
+) -> None:
+    torch.manual_seed(0)
+    mha = torch.nn.MultiheadAttention(d_model, heads, batch_first=True)
+    x, ctx = torch.randn(batch, n, d_model), torch.randn(batch, n_kv, d_model)
+    total, per_op = count_flops(lambda: mha(x, ctx, ctx, need_weights=True))
+    want = attention_flops(n, d_model, n_kv=n_kv, batch=batch)
+    assert total == want["total"]
+    # the two batched matmuls are exactly the scores + the weighted sum
+    assert per_op["aten.bmm"] == want["scores"] + want["weighted_sum"]
+    assert per_op.get("aten.mm", 0) + per_op.get("aten.addmm", 0) == want["projections"]
+
+
+def test_attention_flops_self_attention_closed_form() -> None:
+    f = attention_flops(100, 64)
+    assert f["projections"] == 8 * 100 * 64**2
+    assert f["scores"] == f["weighted_sum"] == 2 * 100**2 * 64
+    assert attention_flops(100, 64, projections=False)["total"] == 4 * 100**2 * 64
+
+
+def test_crossover_length_is_where_the_terms_meet() -> None:
+    for d in (64, 512, 4096):
+        n = crossover_length(d)
+        f = attention_flops(n, d)
+        assert f["scores"] + f["weighted_sum"] == f["projections"]
+        below, above = attention_flops(n - 1, d), attention_flops(n + 1, d)
+        assert below["scores"] + below["weighted_sum"] < below["projections"]
+        assert above["scores"] + above["weighted_sum"] > above["projections"]
+
+
+def test_layer_cost_table_1() -> None:
+    assert layer_cost("self-attention", 10, 4) == {"ops": 400.0, "sequential": 1.0, "path": 1.0}
+    assert layer_cost("recurrent", 10, 4) == {"ops": 160.0, "sequential": 10.0, "path": 10.0}
+    conv = layer_cost("convolutional", 9, 4, kernel_size=3)
+    assert conv == {"ops": 432.0, "sequential": 1.0, "path": 2.0}  # 3**2 = 9 positions in two layers
+    assert layer_cost("convolutional", 10, 4, kernel_size=3)["path"] == 3.0
+    with pytest.raises(ValueError, match="kind must be one of"):
+        layer_cost("transformer", 10, 4)
+
+
+def test_attention_weights_bytes_matches_a_real_softmax() -> None:
+    s = torch.randn(2, 3, 5, 7, dtype=torch.float16)
+    a = s.softmax(-1)
+    want = a.nelement() * a.element_size()
+    assert attention_weights_bytes(5, 7, heads=3, batch=2, dtype=torch.float16) == want
+    assert attention_weights_bytes(1024) == 4 * 1024 * 1024
+
+
+def test_kv_cache_bytes_matches_tensors() -> None:
+    layers, kv_heads, d_k, n, batch = 3, 2, 8, 11, 2
+    caches = [
+        (
+            torch.zeros(batch, kv_heads, n, d_k, dtype=torch.bfloat16),
+            torch.zeros(batch, kv_heads, n, d_k, dtype=torch.bfloat16),
+        )
+        for _ in range(layers)
+    ]
+    actual = sum(t.nelement() * t.element_size() for kv in caches for t in kv)
+    assert kv_cache_bytes(layers, kv_heads, d_k, n, bytes_per_element=2, batch=batch) == actual
+    with pytest.raises(ValueError, match="kv_heads must be a positive int"):
+        kv_cache_bytes(1, 0, 8, 8)
+
+
+def test_peak_memory_counts_live_storage_and_frees() -> None:
+    def chain(n: int) -> torch.Tensor:
+        a = torch.ones(n, n)
+        b = a * 2
+        del a  # freed before the next op: the peak is two n x n buffers, not three
+        c = b + 1
+        return c.sum()
+
+    rec = peak_memory(chain, 100)
+    assert rec.peak == 2 * 100 * 100 * 4 + 4  # two live float32 matrices, plus the scalar sum
+    assert rec.largest == 100 * 100 * 4
+    assert rec.largest_shape == (100, 100)
+    assert rec.ops == 4
+
+
+def test_peak_memory_ignores_inputs_views_and_inplace() -> None:
+    x = torch.randn(64, 64)
+    with torch.no_grad(), PeakMemory() as rec:
+        y = x.t()  # a view of the input: no new storage
+        z = y.clone()  # 64*64 floats
+        z.mul_(2)  # in place: same storage
+        w = z[:, :10]  # view of z
+        del y, w
+    assert rec.peak == 64 * 64 * 4
+    del z
+
+
+def test_peak_memory_sees_the_n_squared_matrix() -> None:
+    n, d = 256, 16
+    q, k, v = (torch.randn(1, 1, n, d) for _ in range(3))
+
+    def naive(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(q @ k.transpose(-1, -2), dim=-1) @ v
+
+    rec = peak_memory(naive, q, k, v)
+    assert rec.largest == n * n * 4
+    assert 2 * n * n * 4 <= rec.peak < 3 * n * n * 4  # scores and weights are both alive during softmax
+
+
+def test_time_call_measures() -> None:
+    t = time_call(lambda: time.sleep(0.01), repeats=3, warmup=0)
+    assert 0.009 < t < 0.5
+    with pytest.raises(ValueError, match="repeats must be a positive int"):
+        time_call(lambda: None, repeats=0)
+    with pytest.raises(ValueError, match="fn must be callable"):
+        time_call(3)  # type: ignore[arg-type]
+
+
+def test_loglog_slope() -> None:
+    xs = [1.0, 2.0, 4.0, 8.0]
+    assert loglog_slope(xs, [3 * x**2 for x in xs]) == pytest.approx(2.0, abs=1e-12)
+    assert loglog_slope(xs, [5 * x**1.5 for x in xs]) == pytest.approx(1.5, abs=1e-12)
+    with pytest.raises(ValueError, match="same length"):
+        loglog_slope([1.0], [1.0])
+    with pytest.raises(ValueError, match="positive"):
+        loglog_slope([1.0, 2.0], [0.0, 1.0])
+
+
+def test_attention_flops_rejects_bad_sizes() -> None:
+    with pytest.raises(ValueError, match="d_model must be a positive int: got 0"):
+        attention_flops(8, 0)
+    with pytest.raises(ValueError, match="n must be a positive int"):
+        attention_flops(2.5, 8)  # type: ignore[arg-type]
