@@ -197,3 +197,22 @@ def test_broadcast_batch_dims() -> None:
     for rw in (False, True):
         res = scaled_dot_product_attention(q, k, v, return_weights=rw)
         torch.testing.assert_close(res[0] if rw else res, ref, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize("n_q, n_k", [(1, 1), (7, 7), (65, 65), (3, 9), (9, 9)])
+def test_fast_path_with_a_causal_mask_equals_the_manual_path(n_q: int, n_k: int) -> None:
+    """A square causal mask takes PyTorch's is_causal shortcut; end-aligned rectangular masks must not."""
+    g = torch.Generator().manual_seed(n_q * 100 + n_k)
+    q = torch.randn(2, 3, n_q, 8, generator=g, dtype=torch.float64)
+    k = torch.randn(2, 3, n_k, 8, generator=g, dtype=torch.float64)
+    v = torch.randn(2, 3, n_k, 5, generator=g, dtype=torch.float64)
+    for mask in (causal_mask(n_q, n_k), causal_mask(n_q, n_k)[None, None]):
+        fast = scaled_dot_product_attention(q, k, v, mask=mask)
+        manual, _ = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)
+        torch.testing.assert_close(fast, manual, atol=1e-10, rtol=0)
+    if n_q == n_k > 1:  # a mask that is almost causal (one extra future key) must not be taken for causal
+        mask = causal_mask(n_q).clone()
+        mask[0, 1] = True
+        fast = scaled_dot_product_attention(q, k, v, mask=mask)
+        manual, _ = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)
+        torch.testing.assert_close(fast, manual, atol=1e-10, rtol=0)

@@ -113,6 +113,10 @@ def _fast_attention(
         k = k.expand(*batch, *k.shape[-2:])  # (..., n_k, d_k)
     if v.shape[:-2] != batch:
         v = v.expand(*batch, *v.shape[-2:])  # (..., n_k, d_v)
+    if mask is not None and bias is None and _is_square_causal(mask):
+        # a plain causal mask: let PyTorch skip the masked blocks (is_causal is top-left aligned, which
+        # equals our end-aligned mask exactly when n_q == n_k, as checked here)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)  # (..., n_q, d_v)
     row_ok = None
     if mask is not None:
         row_ok = mask.any(dim=-1, keepdim=True)  # (..., n_q, 1): does the query see any key?
@@ -128,6 +132,15 @@ def _fast_attention(
     if row_ok is not None:
         out = out * row_ok.to(out.dtype)  # (..., n_q, d_v), zero where the row was fully masked
     return out
+
+
+def _is_square_causal(mask: torch.Tensor) -> bool:
+    """True when ``mask`` is one (n, n) lower-triangular causal pattern broadcast over every leading dim."""
+    n = mask.shape[-1]
+    if mask.ndim < 2 or mask.shape[-2] != n or any(s != 1 for s in mask.shape[:-2]):
+        return False
+    tril = torch.ones(n, n, dtype=torch.bool, device=mask.device).tril_()  # (n, n)
+    return bool(torch.equal(mask.reshape(n, n), tril))
 
 
 class AttentionSteps(NamedTuple):
