@@ -38,3 +38,4 @@ def built_book() -> BuiltBook:
     if proc.returncode != 0:
         pytest.fail(f"jupyter-book build failed (exit {proc.returncode}):\n{book.log[-6000:]}")
     return book
+
