@@ -11,5 +11,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_ruff_is_clean():
     paths = [p for p in ("src", "tests", "conftest.py", "tasks.py", "bench", "_ext") if (ROOT / p).exists()]
-    proc = subprocess.run([sys.executable, "-m", "ruff", "check", *paths], cwd=ROOT, capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "ruff", "check", *paths]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, f"ruff check found problems:\n{proc.stdout}{proc.stderr}"
