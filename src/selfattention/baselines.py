@@ -41,7 +41,29 @@ def _attend(
     return (out, weights) if return_weights else out
 
 
-class AdditiveAttention(nn.Module):
+class _ScoredAttention(nn.Module):
+    """Attention with a learned scoring function: subclasses define ``scores(q, k)`` and set d_q, d_k."""
+
+    d_q: int
+    d_k: int
+
+    def scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+    def forward(
+        self,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
+        mask: torch.Tensor | None = None,
+        return_weights: bool = False,
+    ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+        """-> out (..., n_q, d_v) [, weights (..., n_q, n_k)]; mask bool, True = may attend."""
+        _check_qkv_dims(q, k, v, self.d_q, self.d_k)
+        return _attend(self.scores(q, k), v, mask, return_weights)
+
+
+class AdditiveAttention(_ScoredAttention):
     """Bahdanau s(q, k) = w^T tanh(W_q q + W_k k): q (..., n_q, d_q), k (..., n_k, d_k) -> (..., n_q, d_v)."""
 
     def __init__(self, d_q: int, d_k: int, d_hidden: int) -> None:
@@ -59,20 +81,8 @@ class AdditiveAttention(nn.Module):
         hk = self.W_k(k)[..., None, :, :]  # (..., 1, n_k, d_hidden)
         return self.w_v(torch.tanh(hq + hk)).squeeze(-1)  # (..., n_q, n_k, 1) -> (..., n_q, n_k)
 
-    def forward(
-        self,
-        q: torch.Tensor,
-        k: torch.Tensor,
-        v: torch.Tensor,
-        mask: torch.Tensor | None = None,
-        return_weights: bool = False,
-    ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
-        """-> out (..., n_q, d_v) [, weights (..., n_q, n_k)]; mask bool, True = may attend."""
-        _check_qkv_dims(q, k, v, self.d_q, self.d_k)
-        return _attend(self.scores(q, k), v, mask, return_weights)
 
-
-class MultiplicativeAttention(nn.Module):
+class MultiplicativeAttention(_ScoredAttention):
     """Luong "general" scoring s(q, k) = q^T W k: q (..., n_q, d_q), k (..., n_k, d_k) -> (..., n_q, d_v)."""
 
     def __init__(self, d_q: int, d_k: int) -> None:
@@ -84,18 +94,6 @@ class MultiplicativeAttention(nn.Module):
     def scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
         """q (..., n_q, d_q), k (..., n_k, d_k) -> scores (..., n_q, n_k)."""
         return q @ self.W(k).transpose(-2, -1)  # (..., n_q, d_q) @ (..., d_q, n_k) -> (..., n_q, n_k)
-
-    def forward(
-        self,
-        q: torch.Tensor,
-        k: torch.Tensor,
-        v: torch.Tensor,
-        mask: torch.Tensor | None = None,
-        return_weights: bool = False,
-    ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
-        """-> out (..., n_q, d_v) [, weights (..., n_q, n_k)]; mask bool, True = may attend."""
-        _check_qkv_dims(q, k, v, self.d_q, self.d_k)
-        return _attend(self.scores(q, k), v, mask, return_weights)
 
 
 class _StepRNN(nn.Module):
