@@ -2,19 +2,13 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
 
-
-def toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [toc["root"]]
-    for part in toc.get("parts", []):
-        files += [c["file"] for c in part.get("chapters", [])]
-    return files
+from book_support import toc_pages  # noqa: E402  (tests/ is not a package)
 
 
 def test_build_has_no_warnings(built_book):
@@ -23,13 +17,13 @@ def test_build_has_no_warnings(built_book):
 
 
 def test_every_toc_entry_has_a_page(built_book):
-    for name in toc_files():
+    for name in toc_pages():
         page = built_book.html / f"{name}.html"
         assert page.exists(), f"no page for {name} in {built_book.html}"
         assert page.stat().st_size > 2000, f"{page} is suspiciously small"
 
 
 def test_every_chapter_notebook_is_in_the_toc():
-    listed = set(toc_files())
+    listed = set(toc_pages())
     notebooks = {f"chapters/{p.stem}" for p in (ROOT / "chapters").glob("*.ipynb")}
     assert notebooks <= listed, f"notebooks missing from _toc.yml: {sorted(notebooks - listed)}"

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_support import (  # noqa: E402  (tests/ is not a package)
+from book_support import toc_pages  # noqa: E402  (tests/ is not a package)
+from browser_support import (  # noqa: E402
     CHROMIUM_ARGS,
     PageReport,
     block_other_hosts,
@@ -39,14 +39,6 @@ SHOTS = ROOT / "test-output" / "screenshots"
 FLOW = "chapters/01_flow"
 
 pytestmark = [pytest.mark.browser]
-
-
-def toc_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    pages = [toc["root"]]
-    for part in toc.get("parts", []):
-        pages += [c["file"] for c in part.get("chapters", [])]
-    return pages
 
 
 # ------------------------------------------------------------------------------------ fixtures
