@@ -288,6 +288,7 @@ def test_ctrl_c_mid_session_saves_everything_answered_and_resumes(env, term) -> 
     t.expect(r"Saved \(good\)")
     t.expect(r"What is the variance of q dot k\?")
     t.sendline("I was typing an answer when")
+    t.expect(r"answer when\s*\r?\n> ")  # the line was read and the next line's prompt is up
     t.child.send("\x03")  # Ctrl-C typed into the terminal: the line discipline sends SIGINT
     t.expect(r"progress saved: 1 answer this session")
     code, _ = t.finish()
