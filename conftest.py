@@ -1,4 +1,5 @@
 """Root pytest hooks: they see every test, including the notebooks under chapters/."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,3 +21,47 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # no
     for path, seconds in sorted(_NOTEBOOK_SECONDS.items()):
         terminalreporter.write_line(f"{seconds:7.1f} s  {path}")
     terminalreporter.write_line(f"{sum(_NOTEBOOK_SECONDS.values()):7.1f} s  in all")
+
+
+# -- the other-kernel nbval pass (tests/test_travel.py): started as soon as collection ends, so it runs on the
+#    second core beside the rest of the suite; the test that waits for it is moved to the end of the run.
+_OTHER_PASS_TEST = "test_notebooks_pass_under_other_kernels"
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:  # noqa: ARG001
+    for item in [item for item in items if item.name == _OTHER_PASS_TEST]:
+        items.remove(item)
+        items.append(item)
+
+
+def pytest_collection_finish(session) -> None:
+    """Start the pass only if its test survived selection (-k, -m, paths); it then runs in the background."""
+    if not any(item.name == _OTHER_PASS_TEST for item in session.items):
+        return
+    config = session.config
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    sys.path.insert(0, str(root / "tests"))
+    from travel import OtherKernelPass
+
+    config.stash[_PASS_KEY] = OtherKernelPass(root, sorted((root / "chapters").glob("*.ipynb")))
+
+
+_PASS_KEY = pytest.StashKey()
+
+
+@pytest.fixture(scope="session")
+def other_kernel_pass(request):
+    """The background other-kernel nbval pass started at collection (tests/travel.py: OtherKernelPass)."""
+    handle = request.config.stash.get(_PASS_KEY, None)
+    if handle is None:
+        pytest.fail("the other-kernel pass was not started at collection")
+    return handle
+
+
+def pytest_unconfigure(config) -> None:
+    handle = config.stash.get(_PASS_KEY, None)
+    if handle is not None:
+        handle.stop()

@@ -5,6 +5,8 @@
     python3 tasks.py test    # set up .venv if needed, then run the whole test suite (pytest)
     python3 tasks.py lab     # set up .venv if needed, then open the notebooks in JupyterLab
     python3 tasks.py bench   # set up .venv if needed, then run the attention benchmark (bench/)
+    python3 tasks.py store [CHAPTER ...]  # re-execute notebooks (all, or e.g. `03`) in the pinned
+                                          # environment, save their outputs, lint what nbval compares
 
 Set-up is idempotent: it creates `.venv`, installs `requirements.txt` (exact pins, the package itself
 editable), registers a Jupyter kernel, and remembers a hash of what it installed so the next call is instant.
@@ -115,7 +117,45 @@ def bench(extra: list[str]) -> None:
     run([PY, "bench/bench_attention.py", *extra], env=venv_env())
 
 
-COMMANDS = {"setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench}
+def chapter_paths(names: list[str]) -> list[Path]:
+    """Notebooks named by number ("03"), stem ("03_scaling") or path; all chapters when none is named."""
+    every = sorted((ROOT / "chapters").glob("*.ipynb"))
+    if not names:
+        return every
+    found = []
+    for name in names:
+        path = (ROOT / name) if name.endswith(".ipynb") else None
+        matches = [path] if path and path.exists() else [p for p in every if p.stem.startswith(name)]
+        if len(matches) != 1:
+            raise SystemExit(f"[tasks] {name!r} names {len(matches)} notebooks in chapters/: name one")
+        found += matches
+    return found
+
+
+def store(extra: list[str]) -> None:
+    """Execute notebooks in the pinned environment, save their outputs, lint what nbval compares."""
+    setup()
+    import json
+
+    paths = chapter_paths(extra)
+    for path in paths:
+        t0 = time.time()
+        run([BIN / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
+             "--ExecutePreprocessor.kernel_name=python3", "--ExecutePreprocessor.timeout=600",
+             "--ExecutePreprocessor.record_timing=False", path], env=venv_env(), cwd=path.parent)
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:  # wall-clock stamps of an earlier run would only add noise to diffs
+            cell.get("metadata", {}).pop("execution", None)
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        say(f"stored {path.relative_to(ROOT)} in {time.time() - t0:.0f} s")
+    run([PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_travel.py", "-k", "lint"],
+        env=venv_env())
+    say("now run `python3 tasks.py test` (nbval compares what was stored, also under other CPU kernels)")
+
+
+COMMANDS = {
+    "setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench, "store": store,
+}
 
 
 def main(argv: list[str]) -> int:

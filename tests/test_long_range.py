@@ -234,3 +234,20 @@ def test_graph_depth_grows_linearly_for_a_recurrence_and_not_for_attention() -> 
     assert d20 - d10 > 0 and d40 - d20 == 2 * (d20 - d10)  # a fixed number of nodes per step
     assert attn_depth(10) == attn_depth(1000)
     assert rnn_depth(3000) > 3000  # deep graphs do not hit the recursion limit
+
+
+def test_run_recall_trains_in_float64_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recall experiment trains in float64 by default (outputs that travel across CPU kernels)."""
+    import selfattention.long_range as lr
+
+    seen: list[torch.dtype] = []
+    real = lr.train_recall
+
+    def spy(model, *args, **kwargs):
+        seen.append(next(model.parameters()).dtype)
+        return real(model, *args, **kwargs)
+
+    monkeypatch.setattr(lr, "train_recall", spy)
+    lr.run_recall("attention", 2, steps=2, d_model=8, batch_size=4, num_test=8)
+    lr.run_recall("gru", 2, steps=2, d_model=8, batch_size=4, num_test=8, dtype=torch.float32)
+    assert seen == [torch.float64, torch.float32]

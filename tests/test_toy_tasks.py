@@ -61,7 +61,18 @@ def test_model_shapes_and_weights_are_distributions() -> None:
     m = _model(num_heads=2, num_targets=2, positions=True, residual=True)
     logits, w = m(d.tokens, d.payloads)
     assert logits.shape == (5, 2, 8, 16) and w.shape == (5, 2, 8, 8)
-    torch.testing.assert_close(w.sum(-1), torch.ones(5, 2, 8))
+    torch.testing.assert_close(w.sum(-1), torch.ones(5, 2, 8, dtype=torch.float64))
+
+
+def test_model_trains_in_float64_by_default_and_float32_on_request() -> None:
+    """float64 keeps stored notebook outputs equal across CPU kernels; float32 remains available."""
+    d = make_partner_data(3, seed=0)
+    assert all(p.dtype == torch.float64 for p in _model().parameters())
+    assert _model()(d.tokens, d.payloads)[0].dtype == torch.float64
+    m32 = _model(dtype=torch.float32)
+    assert all(p.dtype == torch.float32 for p in m32.parameters())
+    # same seed, same initial values (drawn in float32, then widened)
+    torch.testing.assert_close(m32.q_proj.weight.double(), _model().q_proj.weight, rtol=0, atol=0)
 
 
 def test_shared_qk_gives_symmetric_scores() -> None:

@@ -42,7 +42,7 @@ def tasks_python() -> str:
 
 
 def tasks_commands() -> set[str]:
-    match = re.search(r"^COMMANDS = \{(.*)\}$", (ROOT / "tasks.py").read_text(), re.M)
+    match = re.search(r"^COMMANDS = \{(.*?)\}$", (ROOT / "tasks.py").read_text(), re.M | re.S)
     assert match, "tasks.py has no COMMANDS table"
     return set(re.findall(r'"(\w+)":', match.group(1)))
 
@@ -54,7 +54,7 @@ def test_workflow_is_well_formed(name):
     assert wf.get("on"), f"{name}: no trigger"
     assert wf.get("jobs"), f"{name}: no jobs"
     for job_name, job in wf["jobs"].items():
-        assert job.get("runs-on") == "ubuntu-latest", f"{name}:{job_name}: runs-on"
+        assert job.get("runs-on") in ("ubuntu-latest", "${{ matrix.os }}"), f"{name}:{job_name}: runs-on"
         assert job.get("steps"), f"{name}:{job_name}: no steps"
         for step in job["steps"]:
             assert ("run" in step) != ("uses" in step), f"{name}:{job_name}: one of run/uses"
@@ -93,6 +93,14 @@ def test_pages_builds_with_the_book_command_and_deploys():
     assert deploy["needs"] == "build"
     assert deploy["environment"]["name"] == "github-pages"
     assert "actions/deploy-pages" in uses(wf, "deploy")
+
+
+def test_ci_runs_on_linux_x86_and_macos_arm():
+    """Stored outputs must travel: the test command runs on two CPU architectures, every leg to the end."""
+    job = load("ci.yml")["jobs"]["test"]
+    assert job["runs-on"] == "${{ matrix.os }}"
+    assert set(job["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "macos-14"}  # macos-14 runners are arm64
+    assert job["strategy"]["fail-fast"] is False
 
 
 def test_ci_runs_the_same_script_as_local_ci():

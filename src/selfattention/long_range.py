@@ -230,10 +230,15 @@ def run_recall(
     batch_size: int = 64,
     lr: float = 3e-3,
     num_test: int = 512,
+    dtype: torch.dtype = torch.float64,
 ) -> float:
-    """Build, train and test one model on the recall task; return its test accuracy (chance 1/vocab_size)."""
+    """Build, train and test one model on the recall task; return its test accuracy (chance 1/vocab_size).
+
+    The model trains in ``dtype`` (float64 by default, so that the result does not depend on which CPU
+    kernels ran: float32 rounding differences between machines grow into different accuracies).
+    """
     torch.manual_seed(seed)
-    model = make_classifier(kind, vocab_size, d_model, max_len=n_distractors + 2)
+    model = make_classifier(kind, vocab_size, d_model, max_len=n_distractors + 2).to(dtype)
     train_recall(
         model, n_distractors, steps=steps, batch_size=batch_size, lr=lr, vocab_size=vocab_size, seed=seed
     )
