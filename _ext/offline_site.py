@@ -2,10 +2,13 @@
 
 The MathJax files come from the PyPI package ``sphinx-mathjax-offline`` (MathJax 3.2.2, es5 build), installed
 by ``requirements.txt``. We do not enable that package as an extension (it would copy all 24 MB, including
-bundles we never load); this extension copies the combined ``tex-chtml.js`` component and what it loads on
-demand (TeX extensions, CHTML fonts, the menu, accessibility) into ``_build/html/_static/mathjax/``.
+bundles we never load); this extension copies MathJax's ``startup.js`` and the components the pages load
+(``core``, ``input/tex``, ``output/chtml``, ``a11y/assistive-mml``, TeX extensions on demand, CHTML fonts)
+into ``_build/html/_static/mathjax/``. That is about 650 KB instead of the 1.16 MB of the combined
+``tex-chtml.js``, which also carries the context menu (426 KB of it); the menu made every formula a tab stop
+and is switched off. ``mathjax3_config.loader.load`` in ``_config.yml`` names the components (`LOAD`).
 
-``mathjax_path`` in ``_config.yml`` must point there (``mathjax/tex-chtml.js``, relative to ``_static``);
+``mathjax_path`` in ``_config.yml`` must point there (``mathjax/startup.js``, relative to ``_static``);
 a remote ``mathjax_path`` is an error, because the site must not request anything from another host.
 
 It also drops repeated entries from each page's script list: sphinx-thebe 0.3.1 registers its inline
@@ -27,9 +30,12 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 PACKAGE = "sphinx-mathjax-offline"  # the distribution's top-level folder really has dashes in its name
-ENTRY = "tex-chtml.js"
-# Everything tex-chtml.js may load at run time; the other combined bundles (svg, mml, full) are left out.
-PARTS = (ENTRY, "input/tex/extensions", "output/chtml/fonts/woff-v2", "ui", "a11y", "sre")
+ENTRY = "startup.js"
+# The components every page loads (the hidden MathML of assistive-mml is what screen readers read).
+LOAD = ["input/tex", "output/chtml", "a11y/assistive-mml"]
+# Everything those may load at run time: core, TeX extensions named with \require or autoloaded, fonts.
+PARTS = (ENTRY, "core.js", "input/tex.js", "output/chtml.js", "a11y/assistive-mml.js", "input/tex/extensions",
+         "output/chtml/fonts/woff-v2")
 
 
 def mathjax_source() -> Path:
@@ -53,6 +59,9 @@ def check_config(app: Sphinx) -> None:
     if path != f"mathjax/{ENTRY}":
         raise ConfigError(f"mathjax_path is {path!r}; offline_site serves only 'mathjax/{ENTRY}'")
     mathjax_source()  # fail early, before reading every page, when the package is missing
+    load = ((app.config.mathjax3_config or {}).get("loader") or {}).get("load")
+    if load != LOAD:
+        raise ConfigError(f"mathjax3_config.loader.load is {load!r}; offline_site serves exactly {LOAD!r}")
 
 
 def copy_tree(src: Path, dst: Path) -> int:

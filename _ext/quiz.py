@@ -136,11 +136,11 @@ class quiz(nodes.General, nodes.Element):  # noqa: N801 (docutils node naming)
 
 
 class quiz_option(nodes.General, nodes.TextElement):  # noqa: N801
-    """One answer: a ``<button>`` that carries whether it is the right one."""
+    """One answer: a native radio button in a ``<label>`` that carries whether it is the right one."""
 
 
 class quiz_part(nodes.General, nodes.Element):  # noqa: N801
-    """A ``<div>`` (question / explanation) or ``<ol>`` (options) inside a quiz."""
+    """A ``<div>`` (question), ``<fieldset>`` (options, a native radio group) or ``<details>`` (explanation)."""
 
 
 def visit_quiz_html(self: Any, node: quiz) -> None:
@@ -162,14 +162,10 @@ def depart_quiz_html(self: Any, node: quiz) -> None:
 def visit_part_html(self: Any, node: quiz_part) -> None:
     kind, qid = node["kind"], node["quiz_id"]
     if kind == "options":
+        # A fieldset of native radios sharing one name: arrow keys move between the options and Tab
+        # leaves the group, as a screen reader user expects; the question labels the group.
         self.body.append(
-            self.starttag(
-                node,
-                "ol",
-                CLASS="quiz-options",
-                role="radiogroup",
-                **{"aria-labelledby": f"quiz-{qid}-question"},
-            )
+            self.starttag(node, "fieldset", CLASS="quiz-options", **{"aria-labelledby": f"quiz-{qid}-question"})
         )
     elif kind == "question":
         self.body.append(self.starttag(node, "div", CLASS="quiz-question", ids=[f"quiz-{qid}-question"]))
@@ -185,35 +181,33 @@ def visit_part_html(self: Any, node: quiz_part) -> None:
 
 
 def depart_part_html(self: Any, node: quiz_part) -> None:
-    closing = {"options": "</ol>\n", "question": "</div>\n", "explanation": "</details>\n"}
+    closing = {"options": "</fieldset>\n", "question": "</div>\n", "explanation": "</details>\n"}
     self.body.append(closing[node["kind"]])
 
 
 def visit_option_html(self: Any, node: quiz_option) -> None:
     qid, index = node["quiz_id"], node["index"]
     letter = chr(ord("A") + index)
-    self.body.append("<li>")
+    self.body.append('<div class="quiz-choice">')
     self.body.append(
         self.starttag(
             node,
-            "button",
+            "label",
             "",
             CLASS="quiz-option",
             ids=[f"quiz-{qid}-option-{letter.lower()}"],
-            type="button",
-            role="radio",
-            **{
-                "aria-checked": "false",
-                "data-correct": "true" if node["correct"] else "false",
-                "data-letter": letter,
-            },
+            **{"data-correct": "true" if node["correct"] else "false", "data-letter": letter},
         )
     )
-    self.body.append(f'<span class="quiz-letter" aria-hidden="true">{letter}</span><span class="quiz-text">')
+    # The letter is read out with the option ("A. ..."), so the feedback "you chose A" makes sense.
+    self.body.append(
+        f'<input class="quiz-radio" type="radio" name="quiz-{qid}" value="{letter.lower()}">'
+        f'<span class="quiz-letter">{letter}.</span><span class="quiz-text">'
+    )
 
 
 def depart_option_html(self: Any, node: quiz_option) -> None:
-    self.body.append("</span></button></li>\n")
+    self.body.append("</span></label></div>\n")
 
 
 def visit_plain(self: Any, node: nodes.Element) -> None:

@@ -186,3 +186,218 @@ def inspect_page(
     report.images = len(images)
     report.broken_images = [i["src"] for i in images if not i["ok"]]
     return report
+
+
+# ------------------------------------------------------------------------------- reading layout checks
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+CODE_COLUMNS = 88  # the course's line limit: a code block this wide must fit without scrolling at desktop width
+
+# Facts about the layout of the loaded page at the current viewport. A formula is "clipped" when it reaches
+# past an ancestor that hides overflow (overflow hidden/clip), or past the viewport, without sitting in a box
+# that scrolls. An element "overflows the page" when its right edge passes the viewport and no ancestor
+# scrolls or clips it horizontally.
+_LAYOUT = """(codeColumns) => {
+  const vw = window.innerWidth, root = document.documentElement;
+  const article = document.querySelector("main") || document.body;
+  const name = (e) => {
+    let s = e.tagName.toLowerCase();
+    if (e.id) s += "#" + e.id;
+    const cls = (typeof e.className === "string" ? e.className : "").trim().split(/\\s+/).filter(Boolean);
+    if (cls.length) s += "." + cls.slice(0, 2).join(".");
+    const text = (e.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 40);
+    return text ? `${s} "${text}"` : s;
+  };
+  const ox = (e) => getComputedStyle(e).overflowX;
+  const scrolls = (e) => ["auto", "scroll"].includes(ox(e));
+  const clips = (e) => ["hidden", "clip"].includes(ox(e));
+  const inScroller = (e, stop) => {
+    for (let a = e.parentElement; a && a !== stop; a = a.parentElement) if (scrolls(a)) return a;
+    return null;
+  };
+  const visible = (e) => e.checkVisibility ? e.checkVisibility() : e.offsetParent !== null;
+
+  // elements past the right edge of the viewport that nothing contains
+  const wide = [];
+  article.querySelectorAll("*").forEach((e) => {
+    if (!visible(e)) return;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.right <= vw + 1) return;
+    for (let a = e.parentElement; a && a !== root; a = a.parentElement) {
+      if (scrolls(a) || clips(a)) {
+        if (a.getBoundingClientRect().right <= vw + 1) return;  // contained by a box that fits
+      }
+    }
+    wide.push({node: e, el: name(e), width: Math.round(r.width), right: Math.round(r.right)});
+  });
+  // the innermost offenders name the culprit (a formula, a table); the outer ones only contain it
+  const nodes = new Set(wide.map((w) => w.node));
+  const outer = wide.filter((w) => !Array.from(w.node.querySelectorAll("*")).some((c) => nodes.has(c)))
+                    .map(({node, ...rest}) => rest);
+
+  // clipped formulas
+  const clipped = [];
+  document.querySelectorAll("mjx-container").forEach((m) => {
+    if (!visible(m)) return;
+    const r = m.getBoundingClientRect();
+    if (scrolls(m)) return;  // a display formula that scrolls in its own box
+    const scroller = inScroller(m, null);
+    for (let a = m.parentElement; a && a !== root; a = a.parentElement) {
+      if (a === scroller) break;
+      if (clips(a)) {
+        const ar = a.getBoundingClientRect();
+        if (r.right > ar.right + 1 || r.left < ar.left - 1) {
+          clipped.push({el: name(m), width: Math.round(r.width), box: name(a), boxWidth: Math.round(ar.width)});
+          return;
+        }
+      }
+    }
+    if (!scroller && r.right > vw + 1) clipped.push({el: name(m), width: Math.round(r.width), box: "viewport", boxWidth: vw});
+  });
+  const short = document.querySelector(".admonition.tip");
+  const shortClipped = [];
+  if (short) short.querySelectorAll("mjx-container").forEach((m) => {
+    const hit = clipped.find((c) => c.el === name(m));
+    if (hit) shortClipped.push(hit);
+  });
+
+  // tables: wider than their box is fine only inside a horizontal scroller that fits the viewport
+  const tables = [];
+  article.querySelectorAll("table").forEach((t) => {
+    if (!visible(t)) return;
+    const r = t.getBoundingClientRect(), s = inScroller(t, null);
+    const ok = s ? s.getBoundingClientRect().right <= vw + 1 : r.right <= vw + 1;
+    if (!ok) tables.push({el: name(t), width: Math.round(r.width)});
+    // a cell squeezed to about one character per line
+    t.querySelectorAll("td, th").forEach((c) => {
+      const txt = (c.textContent || "").trim();
+      if (txt.length >= 4 && c.getBoundingClientRect().width < 40)
+        tables.push({el: name(c), width: Math.round(c.getBoundingClientRect().width), squeezed: true});
+    });
+  });
+
+  // figures: every content image has a caption and alt text that is not a file name or path
+  const figures = [];
+  article.querySelectorAll("img").forEach((img) => {
+    if (img.closest(".navbar-brand, .logo, .sd-card-header, .bd-header-article")) return;
+    const alt = (img.getAttribute("alt") || "").trim();
+    const fig = img.closest("figure");
+    const caption = fig && fig.querySelector("figcaption");
+    const capText = caption ? caption.textContent.trim() : "";
+    const pathy = !alt || /[\\/\\\\]|\\.(png|jpe?g|svg|gif|webp)$/i.test(alt) || alt === img.getAttribute("src");
+    const problems = [];
+    if (pathy) problems.push(alt ? `alt text is a path (${alt.slice(0, 50)})` : "no alt text");
+    if (!capText) problems.push("no caption");
+    else if (!/^(Figure|Fig\\.)\\s*\\d+/.test(capText)) problems.push("caption has no figure number");
+    if (problems.length) figures.push({src: (img.getAttribute("src") || "").split("/").pop(), problems});
+  });
+
+  // code blocks: one whose longest line fits the course's limit must not need scrolling
+  const code = [];
+  article.querySelectorAll("div.highlight pre").forEach((pre) => {
+    if (!visible(pre)) return;
+    const longest = Math.max(0, ...pre.textContent.replace(/\\n$/, "").split("\\n").map((l) => l.length));
+    if (pre.scrollWidth > pre.clientWidth + 1)
+      code.push({columns: longest, fitsLimit: longest <= codeColumns, width: pre.clientWidth,
+                 needed: pre.scrollWidth, first: pre.textContent.trim().split("\\n")[0].slice(0, 50)});
+  });
+
+  return {viewport: vw, scrollWidth: root.scrollWidth, wide: outer.slice(0, 8), wideCount: outer.length,
+          clipped, shortClipped, tables, figures, code};
+}"""
+
+
+@dataclass
+class Layout:
+    """What `layout` found on a page at one viewport width."""
+
+    page: str
+    width: int
+    scroll_width: int = 0
+    wide: list[dict[str, Any]] = field(default_factory=list)  # elements past the viewport's right edge
+    clipped: list[dict[str, Any]] = field(default_factory=list)  # formulas cut by a box that hides overflow
+    short_clipped: list[dict[str, Any]] = field(default_factory=list)  # ... inside the short-answer box
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    code: list[dict[str, Any]] = field(default_factory=list)  # code blocks that scroll at this width
+
+    def problems(self) -> list[str]:
+        """One line per failed check, naming the element and how wide it is."""
+        out: list[str] = []
+        where = f"{self.page} @ {self.width}px"
+        if self.scroll_width > self.width:
+            worst = ", ".join(f"{w['el']} ({w['width']} px, right edge {w['right']})" for w in self.wide[:3])
+            out.append(f"{where}: page is {self.scroll_width} px wide (viewport {self.width}); widest: {worst}")
+        for c in self.short_clipped:
+            out.append(f"{where}: formula clipped in the short-answer box: {c['el']} {c['width']} px in "
+                       f"{c['box']} {c['boxWidth']} px")
+        for c in self.clipped:
+            if c not in self.short_clipped:
+                out.append(f"{where}: formula clipped: {c['el']} {c['width']} px in {c['box']} {c['boxWidth']} px")
+        for t in self.tables:
+            what = "table cell squeezed to one character per line" if t.get("squeezed") else "table wider than the screen"
+            out.append(f"{where}: {what}: {t['el']} ({t['width']} px)")
+        for f in self.figures:
+            out.append(f"{where}: figure {f['src']}: {'; '.join(f['problems'])}")
+        for c in self.code:
+            if c["fitsLimit"]:
+                out.append(f"{where}: a {c['columns']}-column code block scrolls ({c['needed']} px in {c['width']} px): "
+                           f"{c['first']!r}")
+        return out
+
+
+def layout(page: Any, name: str, width: int) -> Layout:
+    """Run the layout checks on the loaded `page` (MathJax done) at its current viewport `width`."""
+    facts = page.evaluate(_LAYOUT, CODE_COLUMNS)
+    return Layout(
+        page=name,
+        width=width,
+        scroll_width=facts["scrollWidth"],
+        wide=facts["wide"],
+        clipped=facts["clipped"],
+        short_clipped=facts["shortClipped"],
+        tables=facts["tables"],
+        figures=facts["figures"],
+        code=facts["code"],
+    )
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour with channels 0-255."""
+
+    def channel(c: float) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: tuple[float, float, float], bg: tuple[float, float, float]) -> float:
+    """WCAG 2 contrast ratio (1..21) of two opaque colours."""
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# The text colour of an element and the colour behind it: background colours of the element and its
+# ancestors composited (alpha) from the page background up, so a translucent tint counts.
+_COLOURS = """(el) => {
+  const parse = (s) => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const layers = [];
+  for (let a = el; a; a = a.parentElement) layers.push(parse(getComputedStyle(a).backgroundColor));
+  let bg = [255, 255, 255];
+  const canvas = parse(getComputedStyle(document.documentElement).backgroundColor);
+  if (canvas[3] > 0) bg = canvas.slice(0, 3);
+  for (const [r, g, b, al] of layers.reverse()) bg = [r * al + bg[0] * (1 - al), g * al + bg[1] * (1 - al), b * al + bg[2] * (1 - al)];
+  const fg = parse(getComputedStyle(el).color);
+  const col = [fg[0] * fg[3] + bg[0] * (1 - fg[3]), fg[1] * fg[3] + bg[1] * (1 - fg[3]), fg[2] * fg[3] + bg[2] * (1 - fg[3])];
+  return {fg: col, bg: bg};
+}"""
+
+
+def colours(element: Any) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(text colour, effective background colour) of a Playwright element handle or locator."""
+    found = element.evaluate(_COLOURS)
+    return tuple(found["fg"]), tuple(found["bg"])

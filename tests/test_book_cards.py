@@ -147,7 +147,7 @@ def test_extension_renders_and_links_cards_in_a_minimal_project(tmp_path: Path) 
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "01_flow.md").write_text(
         "# Flow\n\n## Say it\n\n```{interview-answer} 01_flow\n```\n\n"
-        "## Follow-ups\n\n```{follow-up-questions} 01_flow\n```\n",
+        "## Follow-ups\n\n```{follow-up-questions} 01_flow\n```\n\n## Practise\n\n```{practise} 01_flow\n```\n",
         encoding="utf-8",
     )
     (tmp_path / "drill.md").write_text("# Drill\n\n```{question-drill}\n```\n", encoding="utf-8")
@@ -165,6 +165,8 @@ def test_extension_renders_and_links_cards_in_a_minimal_project(tmp_path: Path) 
     # a card whose chapter page is not in this project is named but not linked
     assert 'href="chapters/03_scaling.html' not in drill
     assert 'class="sa-missing-chapter"' in drill
+    # one section (heading) per chapter on the drill page, so the contents panel lists the chapters
+    assert drill.count('<section class="sa-chapter-section sa-drill-chapter" id="drill-') == len(CHAPTERS)
 
 
 def test_unknown_chapter_fails_the_build_with_a_clear_message(tmp_path: Path) -> None:
@@ -173,3 +175,32 @@ def test_unknown_chapter_fails_the_build_with_a_clear_message(tmp_path: Path) ->
     proc = _sphinx(tmp_path)
     assert proc.returncode != 0
     assert "unknown chapter '10_nowhere'" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_practise_links_rehearsal_drill_and_next_question(tmp_path: Path) -> None:
+    """{practise}: the rehearse commands, the chapter's cards on the drill page, the next chapter in the toc."""
+    (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
+    # toc order 05 -> 03 (not the numeric order): "next" must follow the toc, and 03 is last
+    (tmp_path / "index.md").write_text(
+        "# Index\n\n```{toctree}\nchapters/05_masking\nchapters/03_scaling\ndrill\n```\n", encoding="utf-8"
+    )
+    (tmp_path / "chapters").mkdir()
+    for slug in ("05_masking", "03_scaling"):
+        (tmp_path / "chapters" / f"{slug}.md").write_text(
+            f"# {slug}\n\n## Practise\n\n```{{practise}} {slug}\n```\n", encoding="utf-8"
+        )
+    (tmp_path / "drill.md").write_text("# Drill\n\n```{question-drill}\n```\n", encoding="utf-8")
+    proc = _sphinx(tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    masking = (tmp_path / "_build" / "chapters" / "05_masking.html").read_text(encoding="utf-8")
+    text = _plain(re.sub(r"<[^>]+>", "", masking))
+    assert "attention-rehearse --chapter 5" in text and "attention-rehearse --chapter 5 --lang zh" in text
+    assert 'href="../drill.html#drill-05-masking"' in masking
+    for card in BY_CHAPTER["05_masking"]:
+        assert f'href="../drill.html#card-{card.id}"' in masking, card.id
+    nxt = re.search(r'sa-practise-next.*?href="([^"]+)">([^<]+)<', masking, flags=re.S)
+    assert nxt and nxt.group(1) == "03_scaling.html", nxt
+    assert _plain(BY_CHAPTER["03_scaling"][0].question["en"]) in _plain(html.unescape(nxt.group(2)))
+    scaling = (tmp_path / "_build" / "chapters" / "03_scaling.html").read_text(encoding="utf-8")
+    last = re.search(r'sa-practise-next.*?href="([^"]+)"', scaling, flags=re.S)
+    assert last and last.group(1) == "../drill.html", "the last chapter should lead to the drill page"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -152,6 +153,10 @@ def test_build_renders_good_quiz_deterministically(tmp_path):
     assert html.count('class="quiz-option"') == 3
     assert html.count('data-correct="true"') == 1
     assert 'id="quiz-flow-axis-option-b"' in html and 'data-letter="B"' in html
+    # a native radio group (arrow keys move between options), the letters not hidden from screen readers
+    assert html.count('<input class="quiz-radio" type="radio" name="quiz-flow-axis"') == 3
+    assert re.search(r'<fieldset [^>]*class="quiz-options"', html)
+    assert html.count('<span class="quiz-letter">') == 3  # not aria-hidden
     # inline math in the question and the options becomes math nodes for MathJax, not literal dollars
     assert html.count('<span class="math notranslate nohighlight">') == 4
     assert "$A$" not in html

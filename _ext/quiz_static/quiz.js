@@ -8,7 +8,8 @@
     var correct = null;
     options.forEach(function (opt) {
       opt.classList.remove("is-chosen", "is-right", "is-wrong", "is-answer");
-      opt.setAttribute("aria-checked", opt === chosen ? "true" : "false");
+      var radio = opt.querySelector("input[type=radio]");
+      if (radio && opt === chosen) { radio.checked = true; }
       if (opt.getAttribute("data-correct") === "true") { correct = opt; }
     });
     chosen.classList.add("is-chosen", right ? "is-right" : "is-wrong");
@@ -28,8 +29,10 @@
 
   function init() {
     document.querySelectorAll(".quiz").forEach(function (quiz) {
+      // native radios: a click, a tap, Space or the arrow keys all check one and fire "change"
       quiz.querySelectorAll(".quiz-option").forEach(function (opt) {
-        opt.addEventListener("click", function () { answer(quiz, opt); });
+        var radio = opt.querySelector("input[type=radio]");
+        if (radio) { radio.addEventListener("change", function () { if (radio.checked) { answer(quiz, opt); } }); }
       });
     });
   }

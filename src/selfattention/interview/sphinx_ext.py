@@ -6,12 +6,17 @@ Directives (for MyST markdown pages and notebooks):
 - ``{follow-up-questions} <chapter>``: every other card of the chapter as a dropdown.
 - ``{question-drill}``: every question grouped by chapter, answers hidden in dropdowns.
 - ``{cheat-sheet}``: every card's short answer on one printable page.
+- ``{practise} <chapter>``: how to practise the chapter: the ``attention-rehearse --chapter N`` commands,
+  the chapter's cards on the drill page, and the next question of the book (next chapter in the toc).
+
+The drill and the cheat sheet put each chapter under its own heading (a section: it appears in the
+page's contents panel), with the ids ``drill-<NN-slug>`` and ``cheat-<NN-slug>``.
 
 Each rendered card is wrapped in an element whose HTML id is ``card-<id>``. Card text is MyST
 markdown (inline math ``$...$`` included) and is parsed with the page's own parser, so sphinx-design
 tabs and dropdowns and the math extension do the rendering. Links to other cards point at the
 card's home chapter page and are resolved once all documents are known (plain text if the chapter
-page is not in the book yet). Every page that uses a directive depends on the YAML files, so a card
+page is not in the book yet). Every page that uses a directive depends on the YAML files and on this module, so a card
 edit rebuilds it.
 """
 from __future__ import annotations
@@ -30,6 +35,7 @@ from .bank import CHAPTERS, BankError, Card, card_files, cards_by_chapter, chapt
 
 CSS_FILE = Path(__file__).with_suffix(".css")
 CHAPTER_DOC = "chapters/{slug}"
+DRILL_DOC = "drill"  # the page holding {question-drill}; links to it become text when it is absent
 LEVEL_BADGE = {"basic": "bdg-primary", "follow-up": "bdg-info", "deep": "bdg-warning"}
 
 _cache: dict[tuple[tuple[str, float], ...], list[Card]] = {}
@@ -50,6 +56,14 @@ class card_link(nodes.inline):  # noqa: N801  (docutils node classes are lower c
 
 class chapter_link(nodes.inline):  # noqa: N801
     """Placeholder for a link to a chapter page; resolved in `_resolve_card_links`."""
+
+
+class page_link(nodes.inline):  # noqa: N801
+    """Placeholder for a link to ``target`` (a docname) and ``anchor``; resolved in `_resolve_card_links`."""
+
+
+class next_question(nodes.inline):  # noqa: N801
+    """Placeholder for 'the next question': the next chapter page after this one in the book's order."""
 
 
 def _visit_skip(self: Any, node: nodes.Node) -> None:  # pragma: no cover - never reached after resolution
@@ -83,7 +97,7 @@ class _CardDirective(SphinxDirective):
     """Shared plumbing: dependency on the YAML files, card loading, markdown parsing into a card box."""
 
     def load(self) -> list[Card]:
-        for path in card_files():
+        for path in (*card_files(), Path(__file__)):  # a card edit or a change to this renderer rebuilds
             self.env.note_dependency(str(path))
         try:
             return _cards()
@@ -194,14 +208,14 @@ def _dropdown_body(box: nodes.Element) -> nodes.Element:
 
 
 class QuestionDrillDirective(_CardDirective):
-    """``{question-drill}``: every question, grouped by chapter, answers hidden until clicked."""
+    """``{question-drill}``: every question, one section per chapter, answers hidden until clicked."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
         out: list[nodes.Node] = []
         for slug, cards in cards_by_chapter(self.load()).items():
-            out.append(_chapter_rubric(slug, len(cards)))
+            section = _chapter_section(slug, len(cards), "drill")
             for card in cards:
                 body = {
                     lang: [
@@ -220,31 +234,43 @@ class QuestionDrillDirective(_CardDirective):
                 links = self.links_paragraph(card)
                 if links is not None:
                     _dropdown_body(box).append(links)
-                out.append(box)
+                section += box
+            out.append(section)
         return out
 
 
-def _chapter_rubric(slug: str, count: int) -> nodes.rubric:
+def _anchor(slug: str, page: str) -> str:
+    """The HTML id of a chapter's section on the drill (``page="drill"``) or cheat sheet (``"cheat"``)."""
+    return f"{page}-{slug.replace('_', '-')}"
+
+
+def _chapter_section(slug: str, count: int, page: str) -> nodes.section:
+    """A section titled 'N. Chapter · 章节', its first paragraph linking to the chapter page."""
     info = CHAPTERS[slug]
-    rubric = nodes.rubric(classes=["sa-chapter-rubric"])
-    rubric["ids"].append(f"drill-{slug.replace('_', '-')}")
+    section = nodes.section(classes=["sa-chapter-section", f"sa-{page}-chapter"])
+    section["ids"].append(_anchor(slug, page))
+    title_text = f"{info['number']}. {info['en']} · {info['zh']}"
+    section["names"].append(nodes.fully_normalize_name(f"{page} {title_text}"))
+    section += nodes.title(title_text, title_text)
+    para = nodes.paragraph(classes=["sa-chapter-intro"])
+    para += nodes.Text(f"{count} question{'s' if count != 1 else ''} · ")
     link = chapter_link(chapter=slug)
-    link += nodes.Text(f"{info['number']}. {info['en']} · {info['zh']}")
-    rubric += link
-    rubric += nodes.Text(f" ({count})")
-    return rubric
+    link += nodes.Text("read the chapter · 阅读本章")
+    para += link
+    section += para
+    return section
 
 
 class CheatSheetDirective(_CardDirective):
-    """``{cheat-sheet}``: one compact, printable list of every card's short answer in both languages."""
+    """``{cheat-sheet}``: one compact, printable list of every card's short answer, a section per chapter."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        sheet = nodes.container(classes=["sa-cheatsheet"])
+        out: list[nodes.Node] = []
         for slug, cards in cards_by_chapter(self.load()).items():
-            section = nodes.container(classes=["sa-cheat-chapter"])
-            section += _chapter_rubric(slug, len(cards))
+            section = _chapter_section(slug, len(cards), "cheat")
+            section["classes"].append("sa-cheatsheet")
             for card in cards:
                 lines = [
                     f"**{card.question['en']}** · {card.question['zh']}",
@@ -253,27 +279,115 @@ class CheatSheetDirective(_CardDirective):
                     *_paragraphs(card.short["zh"]),
                 ]
                 section += self.parse(lines, self.card_box(card, "cheat"))
-            sheet += section
-        return [sheet]
+            out.append(section)
+        return out
+
+
+class PractiseDirective(_CardDirective):
+    """``{practise} <chapter>``: rehearse commands, the chapter's cards on the drill page, the next question."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        slug = self.chapter_arg()
+        cards = cards_by_chapter(self.load())[slug]
+        number = CHAPTERS[slug]["number"]
+        box = nodes.container(classes=["sa-practise"])
+        self.set_source_info(box)
+        box["ids"].append(f"practise-{slug.replace('_', '-')}")
+        lines = [
+            "Rehearse this chapter's questions out loud, with a timer and spaced repetition, in a terminal "
+            "where the package is installed (在终端中练习本章的面试题):",
+            "",
+            "```bash",
+            f"attention-rehearse --chapter {number}",
+            f"attention-rehearse --chapter {number} --lang zh",
+            "```",
+            "",
+        ]
+        self.parse(lines, box)
+        drill = nodes.paragraph(classes=["sa-practise-drill"])
+        drill += nodes.strong(text="On the drill page (练习页): ")
+        link = page_link(target=DRILL_DOC, anchor=_anchor(slug, "drill"))
+        link += nodes.Text(f"chapter {number}, {len(cards)} question{'s' if len(cards) != 1 else ''}")
+        drill += link
+        box += drill
+        items = nodes.bullet_list(classes=["sa-practise-cards"])
+        for card in cards:
+            item = nodes.list_item()
+            para = nodes.paragraph()
+            ref = page_link(target=DRILL_DOC, anchor=card.anchor)
+            ref += nodes.Text(card.question["en"])
+            para += ref
+            para += nodes.Text(f" · {card.question['zh']}")
+            item += para
+            items += item
+        box += items
+        nxt = nodes.paragraph(classes=["sa-practise-next"])
+        nxt += nodes.strong(text="Next question (下一题): ")
+        nxt += next_question()
+        box += nxt
+        return [box]
+
+
+def _uri(app: Sphinx, docname: str, target_doc: str, anchor: str) -> str | None:
+    """Relative URI from ``docname`` to ``target_doc#anchor``; None if the target is not in the book."""
+    if target_doc not in app.env.all_docs:
+        return None
+    if target_doc == docname:
+        return anchor or "#"
+    try:
+        return app.builder.get_relative_uri(docname, target_doc) + anchor
+    except Exception:  # builders without page URIs (e.g. a text builder)
+        return None
+
+
+def _next_chapter(app: Sphinx, docname: str) -> str | None:
+    """The first chapter page after ``docname`` in the book's reading order (the toc), or None."""
+    relations = app.env.collect_relations()
+    seen = {docname}
+    current = docname
+    while current in relations and relations[current][2] and relations[current][2] not in seen:
+        current = relations[current][2]
+        seen.add(current)
+        slug = current.removeprefix("chapters/")
+        if current.startswith("chapters/") and slug in CHAPTERS:
+            return slug
+    return None
+
+
+def _next_question_node(app: Sphinx, docname: str) -> nodes.Node:
+    slug = _next_chapter(app, docname)
+    if slug is None:  # the last chapter: the drill page is what comes next
+        uri = _uri(app, docname, DRILL_DOC, "")
+        text = "that was the last chapter: drill every question · 最后一章：练习全部题目"
+        if uri is None:
+            return nodes.inline("", text)
+        return nodes.reference("", text, internal=True, refuri=uri, classes=["sa-card-link"])
+    card = chapter_card(_cards(), slug)
+    text = f"{CHAPTERS[slug]['number']}. {card.question['en']} · {card.question['zh']}"
+    uri = _uri(app, docname, CHAPTER_DOC.format(slug=slug), "")
+    return nodes.reference("", text, internal=True, refuri=uri, classes=["sa-card-link"])
 
 
 def _resolve_card_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Turn card/chapter link placeholders into references to the chapter pages (text if absent)."""
-    for node in list(doctree.findall(lambda n: isinstance(n, card_link | chapter_link))):
-        target_doc = CHAPTER_DOC.format(slug=node["chapter"])
+    """Turn link placeholders into references (plain text where the target page is not in the book)."""
+    kinds = card_link | chapter_link | page_link | next_question
+    for node in list(doctree.findall(lambda n: isinstance(n, kinds))):
+        if isinstance(node, next_question):
+            node.replace_self(_next_question_node(app, docname))
+            continue
         children = list(node.children)
-        if target_doc not in app.env.all_docs:
+        if isinstance(node, page_link):
+            target_doc, anchor = node["target"], f"#{node['anchor']}" if node.get("anchor") else ""
+        else:
+            target_doc = CHAPTER_DOC.format(slug=node["chapter"])
+            anchor = f"#card-{node['card_id']}" if isinstance(node, card_link) else ""
+        uri = _uri(app, docname, target_doc, anchor)
+        if uri is None:
             node.replace_self(nodes.inline("", "", *children, classes=["sa-missing-chapter"]))
             continue
-        anchor = f"#card-{node['card_id']}" if isinstance(node, card_link) else ""
-        if target_doc == docname:
-            uri = anchor or "#"
-        else:
-            try:
-                uri = app.builder.get_relative_uri(docname, target_doc) + anchor
-            except Exception:  # builders without page URIs (e.g. a text builder): keep the text
-                node.replace_self(nodes.inline("", "", *children))
-                continue
         ref = nodes.reference("", "", *children, internal=True, refuri=uri, classes=["sa-card-link"])
         node.replace_self(ref)
 
@@ -286,11 +400,13 @@ def _copy_css(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx_design")
     app.add_node(card_link, html=(_visit_skip, None), latex=(_visit_skip, None), text=(_visit_skip, None))
-    app.add_node(chapter_link, html=(_visit_skip, None), latex=(_visit_skip, None), text=(_visit_skip, None))
+    for node in (chapter_link, page_link, next_question):
+        app.add_node(node, html=(_visit_skip, None), latex=(_visit_skip, None), text=(_visit_skip, None))
     app.add_directive("interview-answer", InterviewAnswerDirective)
     app.add_directive("follow-up-questions", FollowUpQuestionsDirective)
     app.add_directive("question-drill", QuestionDrillDirective)
     app.add_directive("cheat-sheet", CheatSheetDirective)
+    app.add_directive("practise", PractiseDirective)
     app.connect("doctree-resolved", _resolve_card_links)
     app.connect("build-finished", _copy_css)
     app.add_css_file(CSS_FILE.name)
