@@ -17,6 +17,7 @@ from selfattention import (
     prefix_lm_mask,
     trace_calls,
 )
+from selfattention.transformer import block_cost, ffn_gradient_norms
 
 D, H, FF = 32, 4, 64
 
@@ -314,3 +315,43 @@ def test_errors_name_the_argument():
         EncoderLayer.from_torch(nn.Linear(2, 2))
     with pytest.raises(ValueError, match="x must have last dim d=4"):
         RMSNorm(4)(torch.randn(2, 3))
+
+
+@pytest.mark.parametrize(("d", "n", "d_ff"), [(32, 8, None), (32, 64, None), (16, 40, 24)])
+def test_block_cost_matches_the_flop_counter(d, n, d_ff):
+    block = EncoderLayer(d, 4, 4 * d if d_ff is None else d_ff)
+    x = torch.randn(1, n, d)
+    with torch.no_grad():
+        with FlopCounterMode(display=False) as attn_counter:
+            block.self_attn(x, return_weights=True)
+        with FlopCounterMode(display=False) as ffn_counter:
+            block.ffn(x)
+    cost = block_cost(d, n, d_ff)
+    assert cost["attn_flops"] == attn_counter.get_total_flops()
+    assert cost["ffn_flops"] == ffn_counter.get_total_flops()
+    assert cost["attn_params"] == block.self_attn.q_proj.weight.numel() * 4
+    assert cost["ffn_params"] == block.ffn.linear1.weight.numel() + block.ffn.linear2.weight.numel()
+
+
+def test_block_cost_crossover_at_n_equals_2d():
+    d = 64  # with d_ff = 4d the FFN (16 n d²) equals attention (8 n d² + 4 n² d) exactly at n = 2d
+    below, at, above = (block_cost(d, n) for n in (2 * d - 1, 2 * d, 2 * d + 1))
+    assert below["ffn_flops"] > below["attn_flops"]
+    assert at["ffn_flops"] == at["attn_flops"]
+    assert above["ffn_flops"] < above["attn_flops"]
+
+
+def test_pre_ln_top_gradient_shrinks_with_depth_post_ln_does_not():
+    """Xiong et al. (2020), Thm 1: last FFN gradient O(d sqrt(ln d)) post-LN, O(d sqrt(ln d / L)) pre-LN."""
+
+    def last(norm_first: bool, depth: int) -> float:
+        runs = [ffn_gradient_norms(norm_first, depth, seed=s) for s in range(3)]
+        return float(torch.stack(runs).mean(0)[-1])
+
+    post4, post16, pre4, pre16 = last(False, 4), last(False, 16), last(True, 4), last(True, 16)
+    assert post16 / post4 > 0.8  # measured 1.37: post-LN's top gradient does not shrink with depth
+    assert pre16 / pre4 < 0.8  # measured 0.64: pre-LN's does
+    assert post16 / pre16 > 3.0  # measured 4.7
+    g = ffn_gradient_norms(True, 8)
+    assert g.dtype == torch.float64 and g.shape == (8,)
+    assert torch.equal(g, ffn_gradient_norms(True, 8))  # seeded: the same numbers on every call

@@ -36,6 +36,8 @@ _EXPORTS: dict[str, str] = {
     "plot_attention": "plotting",
     "set_seed": "utils",
     "DecoderLayer": "transformer",
+    "block_cost": "transformer",
+    "ffn_gradient_norms": "transformer",
     "DecoderOnlyLM": "transformer",
     "EncoderDecoder": "transformer",
     "EncoderLayer": "transformer",
@@ -79,6 +81,8 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         FeedForward,
         RMSNorm,
         SwiGLU,
+        block_cost,
+        ffn_gradient_norms,
         prefix_lm_mask,
         trace_calls,
     )

@@ -31,6 +31,8 @@ __all__ = [
     "DecoderOnlyLM",
     "prefix_lm_mask",
     "trace_calls",
+    "block_cost",
+    "ffn_gradient_norms",
 ]
 
 _ACTIVATIONS = ("relu", "gelu", "swiglu")
@@ -473,3 +475,61 @@ def trace_calls(module: nn.Module, *args: Any, **kwargs: Any) -> list[tuple[str,
         for h in handles:
             h.remove()
     return calls
+
+
+def block_cost(d_model: int, n: int, d_ff: int | None = None) -> dict[str, int]:
+    """Weights and forward FLOPs of one encoder-style block on n tokens, attention vs FFN (biases left out).
+
+    ``attn_params`` 4·d², ``ffn_params`` 2·d·d_ff; ``attn_flops`` 8·n·d² + 4·n²·d (projections, QKᵀ, AV),
+    ``ffn_flops`` 4·n·d·d_ff; a multiply-add counts 2, as in ``FlopCounterMode``. d_ff defaults to 4·d.
+    """
+    d = check_positive_int(d_model, "d_model")
+    n = check_positive_int(n, "n")
+    f = 4 * d if d_ff is None else check_positive_int(d_ff, "d_ff")
+    return {
+        "attn_params": 4 * d * d,
+        "ffn_params": 2 * d * f,
+        "attn_flops": 8 * n * d * d + 4 * n * n * d,
+        "ffn_flops": 4 * n * d * f,
+    }
+
+
+def ffn_gradient_norms(
+    norm_first: bool,
+    num_layers: int,
+    d_model: int = 32,
+    num_heads: int = 4,
+    n: int = 8,
+    batch: int = 4,
+    vocab_size: int = 64,
+    seed: int = 0,
+) -> torch.Tensor:
+    """Frobenius norm of dLoss/dW of each layer's second FFN matrix at initialisation: (num_layers,) float64.
+
+    A causal stack of ``num_layers`` post-LN or pre-LN blocks (pre-LN with a final LayerNorm), Xavier-normal
+    weights and zero biases (Xiong et al. 2020), random token embeddings tied to the output, cross-entropy on
+    random targets; float64 and a seeded generator, so the numbers are the same on every machine.
+    """
+    num_layers = check_positive_int(num_layers, "num_layers")
+    gen = torch.Generator().manual_seed(int(seed))
+    layers = nn.ModuleList(
+        EncoderLayer(d_model, num_heads, 4 * d_model, norm_first=norm_first) for _ in range(num_layers)
+    ).double()
+    for m in layers.modules():
+        if isinstance(m, nn.Linear):
+            with torch.no_grad():
+                std = math.sqrt(2.0 / (m.in_features + m.out_features))  # Xavier normal
+                m.weight.copy_(torch.randn(m.weight.shape, dtype=torch.float64, generator=gen) * std)
+                m.bias.zero_()
+    final = nn.LayerNorm(d_model).double() if norm_first else nn.Identity()
+    emb = torch.randn(vocab_size, d_model, dtype=torch.float64, generator=gen)  # (V, d)
+    tokens = torch.randint(0, vocab_size, (batch, n), generator=gen)  # (B, n)
+    targets = torch.randint(0, vocab_size, (batch, n), generator=gen)  # (B, n)
+    x = emb[tokens]  # (B, n, d)
+    mask = causal_mask(n)
+    for layer in layers:
+        x = layer(x, mask=mask)
+    logits = final(x) @ emb.T  # (B, n, V)
+    loss = F.cross_entropy(logits.reshape(-1, vocab_size), targets.reshape(-1))
+    grads = torch.autograd.grad(loss, [layer.ffn.linear2.weight for layer in layers])
+    return torch.stack([g.norm() for g in grads])  # (num_layers,)
