@@ -17,7 +17,7 @@ from selfattention import (
     prefix_lm_mask,
     trace_calls,
 )
-from selfattention.transformer import block_cost, ffn_gradient_norms
+from selfattention.transformer import block_cost, count_parameters, ffn_gradient_norms
 
 D, H, FF = 32, 4, 64
 
@@ -355,3 +355,19 @@ def test_pre_ln_top_gradient_shrinks_with_depth_post_ln_does_not():
     g = ffn_gradient_norms(True, 8)
     assert g.dtype == torch.float64 and g.shape == (8,)
     assert torch.equal(g, ffn_gradient_norms(True, 8))  # seeded: the same numbers on every call
+
+
+def test_count_parameters_on_meta_equals_a_real_build():
+    def build() -> nn.Module:
+        return DecoderOnlyLM(60, 16, 2, 4, d_ff=24, activation="swiglu", num_kv_heads=2, max_len=9)
+
+    assert count_parameters(build) == _count(build())
+    assert count_parameters(lambda: EncoderDecoder(50, 16, 2, 1, 32, max_len=8)) == _count(
+        EncoderDecoder(50, 16, 2, 1, 32, max_len=8)
+    )
+    real = nn.TransformerDecoderLayer(16, 2, 32)
+    assert count_parameters(lambda: nn.TransformerDecoderLayer(16, 2, 32)) == _count(real)
+    with pytest.raises(ValueError, match="build must be a callable"):
+        count_parameters(DecoderOnlyLM(10, 8, 1, 2))
+    with pytest.raises(ValueError, match="must return an nn.Module"):
+        count_parameters(lambda: 3)

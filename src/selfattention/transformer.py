@@ -15,6 +15,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
 from ._checks import _shape, check_divisible, check_positive_int, check_rank, check_tensor
 from .masks import causal_mask
@@ -33,6 +34,7 @@ __all__ = [
     "trace_calls",
     "block_cost",
     "ffn_gradient_norms",
+    "count_parameters",
 ]
 
 _ACTIVATIONS = ("relu", "gelu", "swiglu")
@@ -421,12 +423,15 @@ class EncoderDecoder(nn.Module):
         self.decoder = nn.ModuleList(
             DecoderLayer(d_model, num_heads, d_ff, norm_first=norm_first) for _ in range(num_layers)
         )
-        self.register_buffer("pe", sinusoidal_positions(max_len, d_model), persistent=False)
+        with torch.device("cpu"):  # a fixed table: computed on the CPU even when built on the meta device
+            pe = sinusoidal_positions(max_len, d_model)  # (max_len, d_model)
+        self.register_buffer("pe", pe, persistent=False)
 
     def embed_tokens(self, tokens: torch.Tensor) -> torch.Tensor:
         """(B, n) ids -> embed(ids) · sqrt(d_model) + PE[:n], (B, n, d_model)."""
         _check_tokens(tokens, self.vocab_size, self.max_len)
-        pe = self.pe[: tokens.shape[1]].to(self.embed.weight.dtype)  # (n, d_model)
+        w = self.embed.weight
+        pe = self.pe[: tokens.shape[1]].to(device=w.device, dtype=w.dtype)  # (n, d_model)
         return self.embed(tokens) * math.sqrt(self.d_model) + pe
 
     def forward(
@@ -533,3 +538,35 @@ def ffn_gradient_norms(
     loss = F.cross_entropy(logits.reshape(-1, vocab_size), targets.reshape(-1))
     grads = torch.autograd.grad(loss, [layer.ffn.linear2.weight for layer in layers])
     return torch.stack([g.norm() for g in grads])  # (num_layers,)
+
+
+class _SkipRandomInit(TorchFunctionMode):
+    """Turn in-place random initialisation into a no-op (meta tensors hold no values to initialise)."""
+
+    _SKIP = (
+        torch.Tensor.normal_,
+        torch.Tensor.uniform_,
+        nn.init.normal_,
+        nn.init.uniform_,
+        nn.init.kaiming_uniform_,
+    )
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        if func in self._SKIP:
+            return args[0] if args else (kwargs or {})["tensor"]
+        return func(*args, **(kwargs or {}))
+
+
+def count_parameters(build: Callable[[], nn.Module]) -> int:
+    """Parameters of ``build()`` built on the meta device: shapes only, no memory, no random init.
+
+    Skipping the init matters for speed only: PyTorch's meta ``normal_`` imports its compiler on first use.
+    A tied matrix counts once, as in ``sum(p.numel() for p in module.parameters())``.
+    """
+    if not callable(build) or isinstance(build, nn.Module):
+        raise ValueError(f"build must be a callable returning an nn.Module: got {type(build).__name__}")
+    with torch.device("meta"), _SkipRandomInit():
+        module = build()
+    if not isinstance(module, nn.Module):
+        raise ValueError(f"build must return an nn.Module: got {type(module).__name__}")
+    return sum(p.numel() for p in module.parameters())
