@@ -21,7 +21,10 @@ from selfattention.interview.bank import (
 
 # Every question of the two seed notes (shared/seeds/), verbatim, and the cards that answer it.
 SEED_QUESTIONS: dict[str, list[str]] = {
-    "什么是 Transformer？它的整体结构是什么？": ["flow-what-is-transformer"],
+    "什么是 Transformer？它的整体结构是什么？": [
+        "flow-what-is-transformer",
+        "tf-what-is-transformer-structure",
+    ],
     "Self-Attention 的计算流程是什么？": ["flow-computation", "flow-softmax-axis"],
     "为什么要除以 √d_k？": ["scaling-why-sqrt-dk", "scaling-variance-derivation", "scaling-why-not-dk"],
     "为什么 Attention 里要有 Q、K、V？能不能只用一个矩阵？": ["qkv-why-three", "qkv-shared-qk"],
@@ -55,7 +58,7 @@ INTERVIEWER_FOLLOW_UPS: dict[str, list[str]] = {
     "why the K projection bias is redundant": ["bias-k-bias-redundant"],
     "positional information": ["rnn-positional-information"],
     "sparse and linear attention": ["cx-sparse-linear"],
-    "pre-LN vs post-LN": ["flow-pre-post-ln"],
+    "pre-LN vs post-LN": ["flow-pre-post-ln", "tf-pre-post-ln"],
     "why softmax and not something else": ["flow-why-softmax"],
     "attention sink / rows sum to 1": ["flow-attention-sink"],
     "cross-attention in encoder-decoder": ["mask-cross-attention"],
@@ -76,6 +79,7 @@ CHAPTER_QUESTION: dict[str, str] = {
     "07_vs_rnn": "自注意力比RNN好在哪里？",
     "08_bias": "什么是注意力偏置？为什么需要它？",
     "09_dot_vs_additive": "为什么点积注意力比加法注意力好？",
+    "10_transformer": "什么是 Transformer？它的整体结构是什么？",
 }
 
 

@@ -35,6 +35,18 @@ _EXPORTS: dict[str, str] = {
     "split_heads": "multi_head",
     "plot_attention": "plotting",
     "set_seed": "utils",
+    "DecoderLayer": "transformer",
+    "block_cost": "transformer",
+    "count_parameters": "transformer",
+    "ffn_gradient_norms": "transformer",
+    "DecoderOnlyLM": "transformer",
+    "EncoderDecoder": "transformer",
+    "EncoderLayer": "transformer",
+    "FeedForward": "transformer",
+    "RMSNorm": "transformer",
+    "SwiGLU": "transformer",
+    "prefix_lm_mask": "transformer",
+    "trace_calls": "transformer",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -62,4 +74,18 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
+    from .transformer import (  # noqa: F401
+        DecoderLayer,
+        DecoderOnlyLM,
+        EncoderDecoder,
+        EncoderLayer,
+        FeedForward,
+        RMSNorm,
+        SwiGLU,
+        block_cost,
+        count_parameters,
+        ffn_gradient_norms,
+        prefix_lm_mask,
+        trace_calls,
+    )
     from .utils import set_seed  # noqa: F401

@@ -37,6 +37,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "09_dot_vs_additive": {
         "number": 9, "en": "Dot-product vs additive attention", "zh": "点积注意力与加性注意力",
     },
+    "10_transformer": {
+        "number": 10, "en": "The Transformer: structure and evolution", "zh": "Transformer 的结构与演变",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
