@@ -198,8 +198,9 @@ CODE_COLUMNS = 88  # the course's line limit: a code block this wide must fit wi
 # past an ancestor that hides overflow (overflow hidden/clip), or past the viewport, without sitting in a box
 # that scrolls. An element "overflows the page" when its right edge passes the viewport and no ancestor
 # scrolls or clips it horizontally.
-_LAYOUT = """(codeColumns) => {
-  const vw = window.innerWidth, root = document.documentElement;
+_LAYOUT = """([codeColumns, vw]) => {
+  // vw: the device width. A phone's innerWidth grows to the page's width when the page is too wide.
+  const root = document.documentElement;
   const article = document.querySelector("main") || document.body;
   const name = (e) => {
     let s = e.tagName.toLowerCase();
@@ -349,7 +350,7 @@ class Layout:
 
 def layout(page: Any, name: str, width: int) -> Layout:
     """Run the layout checks on the loaded `page` (MathJax done) at its current viewport `width`."""
-    facts = page.evaluate(_LAYOUT, CODE_COLUMNS)
+    facts = page.evaluate(_LAYOUT, [CODE_COLUMNS, width])
     return Layout(
         page=name,
         width=width,

@@ -1,9 +1,20 @@
 """The built site in a real browser (headless Chromium via Playwright), served on 127.0.0.1 only.
 
-For every page in the table of contents: no console errors, no request to another host, every formula
-typeset by the MathJax the site serves itself, every image loaded. On chapter 01 the English/中文 tabs
-switch, a follow-up answer opens and a self-check question gives feedback; the search page finds "softmax".
-A full-page screenshot of each chapter goes to test-output/screenshots/ (JPEG).
+For every page in the table of contents, on a phone (390 px, touch) and a desktop (1366 px):
+- no console errors, no request to another host, every formula typeset by the site's own MathJax, images load;
+- the ☰ button opens the navigation (phone: the sidebar dialog shows its links; desktop: the sidebar is
+  visible and the button collapses and restores it);
+- nothing is wider than the screen (document.scrollWidth <= viewport width; else the innermost elements
+  past the edge are named with their widths), no formula is clipped (in the short-answer box or anywhere),
+  tables scroll inside their own box and no cell is squeezed to one character per line;
+- every figure has a numbered caption ("Figure N") and alt text that is not a file path;
+- at desktop width, a code block whose lines fit 88 columns does not scroll;
+- no formula is a keyboard tab stop;
+- a chapter page with everything it loads weighs at most 1.5 MB (files as served, uncompressed).
+Each failure names the page, the width, the element and how wide it is. Screenshots: the first screen of
+every page at both widths (PNG) in test-output/screenshots/{390,1366}/, plus full pages of the chapters (JPEG).
+On chapter 01: tabs, dropdowns, the quiz (mouse and arrow keys; feedback contrast >= 4.5:1 in light and dark
+mode, computed from the rendered colours), launch/download/edit links. Search finds English and Chinese terms.
 
 The first tests prove the checks can fail: each runs them on a deliberately broken page.
 """
@@ -25,10 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from book_support import toc_pages  # noqa: E402  (tests/ is not a package)
 from browser_support import (  # noqa: E402
     CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
     PageReport,
     block_other_hosts,
+    colours,
+    contrast,
     find_chromium,
     inspect_page,
+    layout,
     problems,
     serve,
     watch,
@@ -62,6 +78,28 @@ def context(browser: Any) -> Iterator[Any]:
     """One context for the module, so pages share the HTTP cache (MathJax is fetched and compiled once)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     block_other_hosts(ctx)
+    ctx.set_default_timeout(10_000)  # a missing element fails in 10 s instead of hanging the suite
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone: 390 px wide, touch, mobile viewport (a page wider than 390 px really scrolls sideways)."""
+    ctx = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, service_workers="block"
+    )
+    block_other_hosts(ctx)
+    ctx.set_default_timeout(10_000)  # a missing element fails in 10 s instead of hanging the suite
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def desktop(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=DESKTOP, service_workers="block")
+    block_other_hosts(ctx)
+    ctx.set_default_timeout(10_000)  # a missing element fails in 10 s instead of hanging the suite
     yield ctx
     ctx.close()
 
@@ -165,39 +203,185 @@ def test_checks_catch_a_broken_page(context, scratch_site, name, expected):
 # ------------------------------------------------------------------------------ the real site
 
 
-@pytest.mark.book
-@pytest.mark.parametrize("name", toc_pages())
-def test_page_is_clean_offline(context, site, name):
-    page, report = open_page(context, f"{site}{name}.html")
+# ------------------------------------------------- the reading checks fail on broken pages (390 px)
+
+LAYOUT_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>t</title>
+<script>window.MathJax = {{loader: {{load: ["input/tex", "output/chtml"]}}}};</script>
+<script defer src="mathjax/startup.js"></script>
+<style>body {{ margin: 0; font: 16px sans-serif; }} main {{ padding: 0 16px; }}
+.admonition {{ overflow: hidden; border: 1px solid #888; }} pre {{ overflow-x: auto; }}</style></head>
+<body><main><p>Fine text.</p>{body}</main></body></html>"""
+FORMULA = r"\(\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}+M_{\mathrm{causal}}+B_{\mathrm{ALiBi}}\right)V\)"
+GOOD_FIGURE = (
+    '<figure><img src="dot.png" alt="A dot on a white square" width="100">'
+    "<figcaption><p>Figure 1: a dot.</p></figcaption></figure>"
+)
+LAYOUT_CASES = {
+    "layout_good.html": (
+        GOOD_FIGURE
+        + '<div class="admonition tip"><p>Short: ok.</p></div>'
+        + '<div class="pst-scrollable-table-container" style="overflow-x:auto"><table><tr>'
+        + "".join(f"<td style='min-width:8em'>column {i}</td>" for i in range(8))
+        + "</tr></table></div><div class='highlight'><pre>x = 1</pre></div>",
+        None,
+    ),
+    "layout_wide.html": (
+        '<div style="width:431px;background:#eee">a 431 px box</div>', 'page is 448 px wide (viewport 390); widest: div "a 431 px box" (431 px'
+    ),
+    "layout_clipped.html": (
+        f'<div class="admonition tip"><p>{FORMULA}</p></div>',
+        "formula clipped in the short-answer box",
+    ),
+    "layout_table.html": (
+        "<table><tr>" + "".join(f"<td style='min-width:8em'>column {i}</td>" for i in range(8)) + "</tr></table>",
+        "table wider than the screen",
+    ),
+    "layout_squeezed.html": (
+        '<div style="overflow-x:auto"><table style="width:100%"><tr>'
+        + "<td style='width:99%'>" + "long " * 60 + "</td><td>注意力机制</td></tr></table></div>",
+        "table cell squeezed to one character per line",
+    ),
+    "layout_alt.html": (
+        '<figure><img src="dot.png" alt="../_images/abc123.png"><figcaption><p>Figure 2: x</p></figcaption></figure>',
+        "figure dot.png: alt text is a path",
+    ),
+    "layout_caption.html": ('<img src="dot.png" alt="A dot">', "figure dot.png: no caption"),
+    "layout_code.html": (
+        '<div class="highlight" style="width:200px"><pre>' + "y" * 60 + "</pre></div>",
+        "a 60-column code block scrolls",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def layout_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("layout_site")
+    (folder / "mathjax").symlink_to(mathjax_dir(), target_is_directory=True)
+    (folder / "dot.png").write_bytes(tiny_png())
+    for name, (body, _) in LAYOUT_CASES.items():
+        (folder / name).write_text(LAYOUT_PAGE.format(body=body), encoding="utf-8")
+    with serve(folder) as base:
+        yield base
+
+
+@pytest.mark.parametrize("name", list(LAYOUT_CASES))
+def test_layout_checks_catch_a_broken_page(phone, layout_site, name):
+    page, report = open_page(phone, layout_site + name, mathjax_ms=5000)
     try:
-        assert problems(report) == [], f"{name}: " + "; ".join(problems(report))
-        assert all(u.startswith(site) or u.startswith(("data:", "blob:")) for u in report.requests)
-        if report.math_elements:
-            assert report.mjx_containers >= report.math_elements, name
-        if name.startswith("chapters/"):
-            assert report.mjx_containers > 0, f"{name} shows no typeset formula"
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            # JPEG: a tall page encodes several times faster than PNG, and the picture is for a human
-            shot = SHOTS / f"{Path(name).name}.jpg"
-            page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=70)
+        found = layout(page, name, PHONE["width"]).problems()
     finally:
         page.close()
+    expected = LAYOUT_CASES[name][1]
+    assert problems(report) == [], problems(report)
+    if expected is None:
+        assert found == [], found
+    else:
+        assert any(expected in line for line in found), found
+
+
+def test_contrast_is_the_wcag_ratio():
+    """Known WCAG values: black on white 21:1, #767676 on white just passes 4.5:1, #777 just fails."""
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+    assert contrast((119, 119, 119), (255, 255, 255)) < 4.5
+    assert contrast((255, 255, 255), (118, 118, 118)) == contrast((118, 118, 118), (255, 255, 255))
+
+
+# ------------------------------------------------------------------------------ the real site
+
+CHAPTER_BUDGET = 1_500_000  # bytes: a chapter page with everything it loads (uncompressed, as served)
+
+_RESOURCES = "() => [location.href, ...performance.getEntriesByType('resource').map(e => e.name)]"
+
+_TAB_STOPS = """() => Array.from(document.querySelectorAll('mjx-container, mjx-container *'))
+  .filter(e => e.tabIndex >= 0 && e.hasAttribute('tabindex')).length"""
+
+
+def page_weight(page: Any, html_dir: Path, site: str) -> tuple[int, list[tuple[str, int]]]:
+    """Bytes of the page and every file it loaded (resource timing entries), sized on disk."""
+    from urllib.parse import unquote, urlparse
+
+    sizes: dict[str, int] = {}
+    for url in page.evaluate(_RESOURCES):
+        path = html_dir / unquote(urlparse(url).path).lstrip("/")
+        if url.startswith(site) and path.is_file():
+            sizes[path.relative_to(html_dir).as_posix()] = path.stat().st_size
+    return sum(sizes.values()), sorted(sizes.items(), key=lambda kv: -kv[1])
+
+
+def open_navigation(page: Any, width: int) -> list[str]:
+    """Use the ☰ button as a reader would; return what went wrong (empty: the navigation works)."""
+    toggle = page.locator(".bd-header-article .primary-toggle")
+    if toggle.count() != 1 or not toggle.is_visible():
+        return [f"@ {width}px: no visible ☰ (primary sidebar toggle) in the article header"]
+    if width < 992:
+        toggle.tap()
+        dialog = page.locator("#pst-primary-sidebar-modal")
+        try:
+            page.wait_for_function("() => document.querySelector('#pst-primary-sidebar-modal')?.open", timeout=3000)
+        except Exception:
+            return [f"@ {width}px: tapping ☰ did not open the navigation"]
+        links = dialog.locator("nav a.reference")
+        shown = [i for i in range(links.count()) if links.nth(i).is_visible()]
+        box = dialog.bounding_box()
+        page.keyboard.press("Escape")
+        if len(shown) < 5:
+            return [f"@ {width}px: the navigation opened but shows {len(shown)} links"]
+        if box is None or box["x"] < -1 or box["x"] + box["width"] > width + 1:
+            return [f"@ {width}px: the navigation dialog is off-screen ({box})"]
+        return []
+    sidebar = page.locator("#pst-primary-sidebar")
+    if not sidebar.is_visible():
+        return [f"@ {width}px: the primary sidebar is not visible at desktop width"]
+    toggle.click()
+    hidden = not sidebar.is_visible() or "pst-sidebar-hidden" in (sidebar.get_attribute("class") or "")
+    toggle.click()
+    if not hidden:
+        return [f"@ {width}px: clicking ☰ did not collapse the sidebar"]
+    if not sidebar.is_visible():
+        return [f"@ {width}px: clicking ☰ twice did not bring the sidebar back"]
+    return []
+
+
+def shoot(page: Any, name: str, width: int) -> None:
+    folder = SHOTS / str(width)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = name.replace("/", "_")
+    page.screenshot(path=str(folder / f"{stem}.png"))  # the first screen, what a reader sees first
+    if name.startswith("chapters/"):
+        # JPEG: a tall page encodes several times faster than PNG, and the picture is for a human
+        page.screenshot(path=str(folder / f"{stem}_full.jpg"), full_page=True, type="jpeg", quality=60)
 
 
 @pytest.mark.book
-def test_chapter_pages_are_light(built_book):
-    """No chapter page, with its own images, over 2 MB (the shared theme and MathJax files are cached)."""
-    chapters = sorted((built_book.html / "chapters").glob("*.html"))
-    assert chapters, "no chapter pages built"
-    for page in chapters:
-        html = page.read_text(encoding="utf-8")
-        images = set(re.findall(r'<img[^>]*\ssrc="([^"]+)"', html))
-        remote = [s for s in images if s.startswith(("http:", "https:", "//"))]
-        assert not remote, f"{page.name}: remote images {remote}"
-        local = [(page.parent / s.split("?")[0]).resolve() for s in images if not s.startswith("data:")]
-        assert all(p.is_file() for p in local), f"{page.name}: missing image file"
-        weight = len(html.encode()) + sum(p.stat().st_size for p in local)
-        assert weight < 2_000_000, f"{page.name} weighs {weight / 1e6:.2f} MB with its images"
+@pytest.mark.parametrize("width", [PHONE["width"], DESKTOP["width"]], ids=["phone390", "desktop1366"])
+@pytest.mark.parametrize("name", toc_pages())
+def test_page_reads_well(phone, desktop, site, built_book, name, width):
+    context = phone if width == PHONE["width"] else desktop
+    page, report = open_page(context, f"{site}{name}.html")
+    try:
+        found = [f"{name} {line}" for line in problems(report)]
+        if report.math_elements and report.mjx_containers < report.math_elements:
+            found.append(f"{name}: {report.math_elements} math elements, {report.mjx_containers} typeset")
+        if name.startswith("chapters/") and report.mjx_containers == 0:
+            found.append(f"{name} shows no typeset formula")
+        page.wait_for_timeout(150)  # site.js marks too-wide inline formulas once MathJax is done
+        found += layout(page, name, width).problems()
+        stops = page.evaluate(_TAB_STOPS)
+        if stops:
+            found.append(f"{name} @ {width}px: {stops} formula element(s) are keyboard tab stops")
+        if width == DESKTOP["width"] and name.startswith("chapters/"):
+            weight, files = page_weight(page, built_book.html, site)
+            if weight > CHAPTER_BUDGET:
+                top = ", ".join(f"{f} {b // 1000} KB" for f, b in files[:4])
+                found.append(f"{name}: {weight / 1e6:.2f} MB with everything it loads (budget 1.5 MB): {top}")
+        page.evaluate("window.scrollTo(0, 0)")
+        shoot(page, name, width)
+        found += [f"{name} {line}" for line in open_navigation(page, width)]
+        assert not found, f"{len(found)} problem(s):\n" + "\n".join(found)
+    finally:
+        page.close()
 
 
 def test_glossary_is_bilingual_and_complete():
@@ -248,6 +432,14 @@ def test_bibliography_lists_every_entry(built_book):
             assert surname in html, f"{key}: {surname} not on the bibliography page"
 
 
+def repository_url() -> str:
+    """The one repository setting (_config.yml repository.url)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return config["repository"]["url"].rstrip("/")
+
+
 def check_launch_and_download_links(page: Any) -> None:
     """Colab/Binder launch links, a download of the notebook, the repository and edit-this-page links."""
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
@@ -256,8 +448,11 @@ def check_launch_and_download_links(page: Any) -> None:
         for h in hrefs
     ), "no Colab launch link"
     assert any(h.startswith("https://mybinder.org/v2/gh/") and "01_flow.ipynb" in h for h in hrefs), "Binder"
-    assert any("/edit/main/chapters/01_flow.ipynb" in h for h in hrefs), "no edit-this-page link"
-    assert any(h.rstrip("/").endswith("self-attention-executed/self-attention-executed") for h in hrefs)
+    repo = repository_url()
+    # a notebook page's "Suggest a change" opens a new issue about that page (not raw JSON in an editor)
+    assert not any("/edit/" in h and h.endswith(".ipynb") for h in hrefs), "edit link to raw notebook JSON"
+    assert any(h.startswith(f"{repo}/issues/new?") and "chapters/01_flow" in h for h in hrefs), "suggest link"
+    assert any(h.rstrip("/") == repo for h in hrefs), f"no link to the repository {repo}"
     downloads = [h for h in hrefs if h.endswith("01_flow.ipynb") and not h.startswith("http")]
     assert downloads, "no download link for the notebook"
     response = page.request.get(page.url.rsplit("/", 1)[0] + "/" + downloads[0])
@@ -310,17 +505,117 @@ def test_flow_chapter_is_interactive(context, site):
         page.close()
 
 
+def accessible_name(locator: Any) -> str:
+    """The text a screen reader announces for an element: its text minus aria-hidden parts."""
+    return locator.evaluate(
+        """e => { const c = e.cloneNode(true); c.querySelectorAll('[aria-hidden="true"]').forEach(x => x.remove());
+                  return c.textContent.replace(/\\s+/g, ' ').trim(); }"""
+    )
+
+
 @pytest.mark.book
-def test_search_finds_softmax(context, site):
+def test_quiz_works_from_the_keyboard(context, site):
+    """Tab reaches the first option early (formulas are no tab stops); arrow keys move between options and
+    answer; the option's letter is announced, so "you chose B" can be followed."""
+    page, report = open_page(context, f"{site}{FLOW}.html")
+    try:
+        quiz = page.locator(".quiz").first
+        radios = quiz.locator("input[type=radio]")
+        assert radios.count() >= 3, "quiz options are not native radio buttons"
+        first = radios.first
+        stops_before = page.evaluate(
+            """(target) => { const all = Array.from(document.querySelectorAll(
+                 'a[href], button, input, select, textarea, summary, [tabindex]'))
+                 .filter(e => e.tabIndex >= 0 && !e.disabled && e.checkVisibility());
+               return all.indexOf(target); }""",
+            first.element_handle(),
+        )
+        assert 0 <= stops_before < 200, f"the first quiz option is tab stop {stops_before}"
+        first.focus()
+        page.keyboard.press("ArrowDown")
+        chosen = quiz.locator(".quiz-option.is-chosen")
+        assert chosen.count() == 1, "ArrowDown did not move to (and choose) the next option"
+        letter = chosen.get_attribute("data-letter")
+        assert letter == "B", letter
+        assert accessible_name(chosen).startswith("B"), "the option letter is hidden from screen readers"
+        text = quiz.locator(".quiz-feedback").inner_text()
+        assert "B" in text, text
+        page.keyboard.press("ArrowUp")
+        assert quiz.locator(".quiz-option.is-chosen").get_attribute("data-letter") == "A"
+        assert problems(report) == [], problems(report)
+    finally:
+        page.close()
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_quiz_feedback_contrast(browser, site, scheme):
+    """Feedback text ("Correct", "Not quite") and option text: WCAG contrast >= 4.5:1 from the computed
+    colours, in the light and the dark theme (the theme follows the system's colour scheme)."""
+    ctx = browser.new_context(viewport=DESKTOP, color_scheme=scheme, service_workers="block")
+    block_other_hosts(ctx)
+    ctx.set_default_timeout(10_000)
+    page, report = open_page(ctx, f"{site}{FLOW}.html")
+    try:
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        quiz = page.locator(".quiz").first
+        measured = {}
+        for which in ("false", "true"):
+            quiz.locator(f'.quiz-option[data-correct="{which}"]').first.click()
+            fg, bg = colours(quiz.locator(".quiz-feedback"))
+            measured[f"feedback after a {'right' if which == 'true' else 'wrong'} answer"] = contrast(fg, bg)
+            fg, bg = colours(quiz.locator(".quiz-option.is-chosen .quiz-text"))
+            measured[f"chosen option text ({which})"] = contrast(fg, bg)
+        quiz.screenshot(path=str(SHOTS / f"01_flow_quiz_{scheme}.png"))
+        low = {k: round(v, 2) for k, v in measured.items() if v < 4.5}
+        assert not low, f"{scheme} mode: contrast below 4.5:1: {low}"
+    finally:
+        page.close()
+        ctx.close()
+
+
+# Terms a reader looks up, in both languages. A page "has" a term when its visible article text contains it
+# (computed here from the built HTML, independently of the search index).
+SEARCH_TERMS = ["温度", "掩码", "缩放", "softmax", "KV cache", "ALiBi"]
+
+
+def pages_with(built_book: Any, term: str) -> set[str]:
+    from html import unescape
+
+    found = set()
+    for name in toc_pages():
+        raw = (built_book.html / f"{name}.html").read_text(encoding="utf-8")
+        body = raw.split('<main id="main-content"', 1)[-1]
+        body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+        text = unescape(re.sub(r"<[^>]+>", " ", body))
+        if term.lower() in " ".join(text.split()).lower():
+            found.add(name)
+    return found
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("term", SEARCH_TERMS)
+def test_search_finds_every_page_with_the_term(context, site, built_book, term):
+    expected = pages_with(built_book, term)
+    assert expected, f"no page contains {term!r}: the test has nothing to check"
     page = context.new_page()
-    report = PageReport(f"{site}search.html?q=softmax")
+    report = PageReport(f"{site}search.html?q={term}")
     watch(page, report)
     try:
         page.goto(report.url, wait_until="load")
-        hits = page.locator("#search-results ul.search li")
-        hits.first.wait_for(timeout=15000)
-        assert hits.count() > 0
-        assert "softmax" in page.locator("#search-results").inner_text().lower()
+        page.wait_for_function(
+            "() => document.querySelector('#search-results p.search-summary') !== null", timeout=20000
+        )
+        page.wait_for_timeout(1500)  # summaries (snippets) are fetched page by page
+        links = page.eval_on_selector_all(
+            "#search-results ul.search li > a", "els => els.map(e => e.getAttribute('href'))"
+        )
+        found = {re.sub(r"\.html.*$", "", h).lstrip("./") for h in links}
+        missing = sorted(expected - found)
+        assert not missing, f"search for {term!r} misses {missing} (found {sorted(found)})"
+        snippets = page.locator("#search-results p.context").all_inner_texts()
+        raw = [t[:80] for t in snippets if re.search(r"\\[A-Za-z]{2,}|\\\(|\$[^$\s]", t)]
+        assert not raw, f"search snippets show raw TeX: {raw[:3]}"
         assert [u for u in report.requests if not u.startswith(site)] == []
         assert report.console_errors == []
     finally:
