@@ -34,6 +34,12 @@ _EXPORTS: dict[str, str] = {
     "repeat_kv": "multi_head",
     "split_heads": "multi_head",
     "plot_attention": "plotting",
+    "LearnedPositionalEmbedding": "positional",
+    "rope_frequencies": "positional",
+    "rope_rotate": "positional",
+    "sinusoidal_positions": "positional",
+    "yarn_attention_factor": "positional",
+    "yarn_ramp": "positional",
     "set_seed": "utils",
 }
 
@@ -62,4 +68,12 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
+    from .positional import (  # noqa: F401
+        LearnedPositionalEmbedding,
+        rope_frequencies,
+        rope_rotate,
+        sinusoidal_positions,
+        yarn_attention_factor,
+        yarn_ramp,
+    )
     from .utils import set_seed  # noqa: F401
