@@ -14,6 +14,7 @@ from selfattention.extrapolation import (
     make_key_recall_data,
     train_key_recall,
 )
+from selfattention.positional import rope_frequencies
 
 
 def test_key_recall_data_layout() -> None:
@@ -93,3 +94,27 @@ def test_training_solves_the_task_at_its_length_and_the_split_is_by_distance() -
     assert res["near"] == pytest.approx(correct[~far].mean().item())
     untrained = KeyRecallModel(8, 16, 2, 12, "none").double()
     assert key_recall_accuracy(untrained, *data)["all"] < 0.5  # chance is 1/8
+
+
+@pytest.mark.parametrize("scaling", [None, "linear", "yarn"])
+def test_rope_model_scores_depend_on_the_distance_to_the_query(scaling: str | None) -> None:
+    # Reference written the relative way: q unrotated, key j rotated by j - (n - 1) = minus its distance.
+    torch.manual_seed(7)
+    n, factor = 9, (1.0 if scaling is None else 2.0)
+    model = KeyRecallModel(8, 8, 2, 6, "rope", rope_base=100.0).double().eval()
+    tokens = make_key_recall_data(3, n, generator=torch.Generator().manual_seed(7))[0]
+    kw = dict(scaling=scaling, factor=factor, original_max_position=6 if scaling == "yarn" else None)
+    theta = rope_frequencies(4, base=100.0, **kw)  # (2,) per head of width 4
+    mscale2 = (0.1 * math.log(factor) + 1) ** 2 if scaling == "yarn" else 1.0
+    with torch.no_grad():
+        x = model.embed(tokens)
+        q = model.q_proj(x[:, -1:]).view(3, 1, 2, 4).transpose(1, 2)  # (3, 2, 1, 4)
+        k = model.k_proj(x).view(3, n, 2, 4).transpose(1, 2)  # (3, 2, n, 4)
+        v = model.v_proj(x).view(3, n, 2, 4).transpose(1, 2)
+        angle = (torch.arange(n) - (n - 1)).double()[:, None] * theta  # (n, 2)
+        k1, k2 = k[..., 0::2], k[..., 1::2]
+        rel = torch.stack((k1 * angle.cos() - k2 * angle.sin(), k1 * angle.sin() + k2 * angle.cos()), -1)
+        scores = mscale2 * (q @ rel.flatten(-2).transpose(-2, -1)) / 2.0  # sqrt(d_head) = 2
+        expected = model.head((torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(3, 8))
+        got = model(tokens, scaling=scaling, factor=factor)
+    torch.testing.assert_close(got, expected, rtol=0, atol=1e-12)

@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "KVCache": "decoding",
     "decode_step": "decoding",
     "tiled_attention": "efficient",
+    "KeyRecallModel": "extrapolation",
+    "make_key_recall_data": "extrapolation",
     "causal_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
@@ -65,6 +67,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .decoding import KVCache, decode_step  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
+    from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
     from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
