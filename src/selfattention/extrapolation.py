@@ -159,7 +159,13 @@ def key_recall_accuracy(
 ) -> dict[str, float]:
     """Accuracy: ``all``, keys within the training distance (``near``), beyond it (``far``; NaN if none)."""
     model.eval()
-    correct = (model(tokens, scaling=scaling, factor=factor).argmax(-1) == labels).double()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny tensors: one thread is faster, and the same on every machine
+    try:
+        logits = model(tokens, scaling=scaling, factor=factor)
+    finally:
+        torch.set_num_threads(threads)
+    correct = (logits.argmax(-1) == labels).double()
     distance = tokens.shape[1] - 1 - key_pos  # (N,)
     far = distance > model.max_len - 1  # training at n = max_len puts keys 1..max_len-1 back
     return {
