@@ -37,6 +37,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "09_dot_vs_additive": {
         "number": 9, "en": "Dot-product vs additive attention", "zh": "点积注意力与加性注意力",
     },
+    "11_positions": {
+        "number": 11, "en": "Word order and context extension", "zh": "词序与上下文扩展",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
