@@ -14,6 +14,8 @@ from selfattention.positional import (
     rope_frequencies,
     rope_rotate,
     sinusoidal_positions,
+    yarn_attention_factor,
+    yarn_correction_range,
 )
 
 # ---------------------------------------------------------------- sinusoidal
@@ -160,3 +162,187 @@ def test_rope_rejects_bad_inputs() -> None:
         rope_rotate(torch.randn(4, 8), [0, 1, 2, 3])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="x must be a floating-point"):
         rope_rotate(torch.ones(4, 8, dtype=torch.long), torch.arange(4))
+
+
+# ---------------------------------------------------------------- sinusoidal: shift = rotation
+
+
+def _shift_rotation(k: int, d: int, base: float = 10000.0) -> torch.Tensor:
+    """R_k from the angle-addition formulas, built from the paper's frequencies 1 / base^(2i/d): (d, d)."""
+    r = torch.zeros(d, d, dtype=torch.float64)
+    for i in range(d // 2):
+        w = k / base ** (2 * i / d)
+        c, s = math.cos(w), math.sin(w)
+        # [sin(p+k)w, cos(p+k)w] = [[cos kw, sin kw], [-sin kw, cos kw]] [sin pw, cos pw]
+        r[2 * i, 2 * i], r[2 * i, 2 * i + 1] = c, s
+        r[2 * i + 1, 2 * i], r[2 * i + 1, 2 * i + 1] = -s, c
+    return r
+
+
+@pytest.mark.parametrize("k", [1, 3, 17])
+def test_sinusoidal_shift_is_the_same_rotation_for_every_position(k: int) -> None:
+    d, n = 12, 64
+    pe = sinusoidal_positions(n + k, d).double()
+    r = _shift_rotation(k, d)
+    torch.testing.assert_close(r @ r.T, torch.eye(d, dtype=torch.float64), rtol=0, atol=1e-12)  # a rotation
+    torch.testing.assert_close(pe[k:], pe[:-k] @ r.T, rtol=0, atol=1e-6)  # PE[p + k] = R_k PE[p], all p
+    assert not torch.allclose(pe[k:], pe[:-k], atol=1e-2)  # and it is not the identity
+
+
+# ---------------------------------------------------------------- RoPE: layouts and scalings
+
+_SCALINGS = [
+    dict(),
+    dict(scaling="linear", factor=4.0),
+    dict(scaling="ntk", factor=4.0),
+    dict(scaling="yarn", factor=4.0, original_max_position=64),
+]
+
+
+def _rope_complex_theta(x: torch.Tensor, positions: torch.Tensor, theta: torch.Tensor) -> torch.Tensor:
+    """Pairs (x[2i], x[2i+1]) as complex numbers times exp(i p theta_i): (..., n, d)."""
+    d = x.shape[-1]
+    z = torch.complex(x[..., 0::2].double(), x[..., 1::2].double())
+    rot = torch.polar(
+        torch.ones(len(positions), d // 2, dtype=torch.float64), positions.double()[:, None] * theta
+    )
+    w = z * rot
+    return torch.stack([w.real, w.imag], dim=-1).flatten(-2)
+
+
+def _rotate_half_reference(x: torch.Tensor, positions: torch.Tensor, theta: torch.Tensor) -> torch.Tensor:
+    """GPT-NeoX / Llama form: x * cos + rotate_half(x) * sin with cos, sin repeated over both halves."""
+    angles = positions.double()[:, None] * theta
+    cos, sin = torch.cat([angles.cos()] * 2, -1), torch.cat([angles.sin()] * 2, -1)
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat((-x2, x1), dim=-1) * sin
+
+
+@pytest.mark.parametrize("kw", _SCALINGS, ids=["none", "linear", "ntk", "yarn"])
+def test_rope_matches_complex_form_for_every_scaling(kw: dict) -> None:
+    torch.manual_seed(3)
+    x = torch.randn(2, 3, 9, 16, dtype=torch.float64)
+    pos = torch.arange(9) * 7
+    theta = rope_frequencies(16, **kw)
+    mscale = yarn_attention_factor(kw["factor"]) if kw.get("scaling") == "yarn" else 1.0
+    expected = mscale * _rope_complex_theta(x, pos, theta)
+    torch.testing.assert_close(rope_rotate(x, pos, **kw), expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kw", _SCALINGS, ids=["none", "linear", "ntk", "yarn"])
+def test_rope_layouts_agree_up_to_a_fixed_permutation(kw: dict) -> None:
+    torch.manual_seed(4)
+    d = 12
+    x = torch.randn(5, 7, d, dtype=torch.float64)
+    pos = torch.arange(7) * 3
+    perm = torch.cat([torch.arange(0, d, 2), torch.arange(1, d, 2)])  # interleaved -> halves
+    inter = rope_rotate(x, pos, **kw)
+    half = rope_rotate(x[..., perm], pos, layout="half", **kw)
+    torch.testing.assert_close(half, inter[..., perm], rtol=0, atol=1e-12)
+    mscale = yarn_attention_factor(kw["factor"]) if kw.get("scaling") == "yarn" else 1.0
+    ref = mscale * _rotate_half_reference(x[..., perm], pos, rope_frequencies(d, **kw))
+    torch.testing.assert_close(half, ref, rtol=0, atol=1e-12)
+    assert not torch.allclose(rope_rotate(x, pos, layout="half", **kw), inter, atol=1e-3)  # layouts differ
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    m=st.integers(0, 3000),
+    n=st.integers(0, 3000),
+    shift=st.integers(-1000, 1000),
+    which=st.integers(0, len(_SCALINGS) - 1),
+    seed=st.integers(0, 2**16),
+)
+def test_scaled_rope_dot_product_depends_only_on_offset(
+    m: int, n: int, shift: int, which: int, seed: int
+) -> None:
+    kw = _SCALINGS[which]
+    g = torch.Generator().manual_seed(seed)
+    q, k = torch.randn(2, 1, 32, generator=g, dtype=torch.float64).unbind(0)
+
+    def dot(a: int, b: int) -> float:
+        return (
+            (rope_rotate(q, torch.tensor([a]), **kw) * rope_rotate(k, torch.tensor([b]), **kw)).sum().item()
+        )
+
+    assert dot(m, n) == pytest.approx(dot(m + shift, n + shift), abs=1e-8)
+
+
+def test_linear_scaling_maps_s_times_l_onto_l_exactly() -> None:
+    torch.manual_seed(5)
+    s, L, d = 4.0, 64, 16
+    x = torch.randn(L, d, dtype=torch.float64)
+    pos = torch.arange(L)
+    stretched = rope_rotate(x, s * pos, scaling="linear", factor=s)  # positions 0, 4, ..., 4 (L - 1)
+    torch.testing.assert_close(stretched, rope_rotate(x, pos), rtol=0, atol=1e-12)
+    torch.testing.assert_close(
+        rope_frequencies(d, scaling="linear", factor=s), rope_frequencies(d) / s, rtol=1e-15, atol=0
+    )
+    assert not torch.allclose(rope_rotate(x, s * pos), rope_rotate(x, pos), atol=1e-3)  # unscaled: not so
+
+
+@pytest.mark.parametrize(("d", "s"), [(8, 2.0), (64, 8.0), (128, 32.0)])
+def test_ntk_keeps_the_highest_frequency_and_divides_the_lowest_by_the_factor(d: int, s: float) -> None:
+    theta = rope_frequencies(d)
+    ntk = rope_frequencies(d, scaling="ntk", factor=s)
+    assert ntk[0].item() == 1.0 == theta[0].item()  # i = 0: base^0, whatever the base
+    assert ntk[-1].item() == pytest.approx(theta[-1].item() / s, rel=1e-12)
+    i = torch.arange(d // 2, dtype=torch.float64)
+    torch.testing.assert_close(ntk, theta * s ** (-2 * i / (d - 2)), rtol=1e-12, atol=0)  # geometric
+    assert (ntk[1:] < theta[1:]).all()
+
+
+def test_yarn_correction_range_hand_values() -> None:
+    # Llama 2 (d = 128, base 1e4, L = 4096): 128 ln(4096 / (64 pi)) / (2 ln 1e4) = 20.94 -> 20;
+    # 128 ln(4096 / (2 pi)) / (2 ln 1e4) = 45.03 -> 46.
+    assert yarn_correction_range(128, 10000.0, 4096) == (20, 46)
+    # d = 16, L = 64: 16 ln(64 / (64 pi)) / (2 ln 1e4) < 0 -> 0; 16 ln(64 / (2 pi)) / (2 ln 1e4) = 2.02 -> 3.
+    assert yarn_correction_range(16, 10000.0, 64) == (0, 3)
+
+
+@pytest.mark.parametrize(("d", "L", "s"), [(128, 4096, 16.0), (64, 512, 4.0), (32, 1024, 8.0)])
+def test_yarn_keeps_fast_pairs_interpolates_slow_ones_and_blends_between(d: int, L: int, s: float) -> None:
+    theta = rope_frequencies(d)
+    yarn = rope_frequencies(d, scaling="yarn", factor=s, original_max_position=L)
+    turns = L * theta / (2 * math.pi)  # how many full turns pair i makes over the original context
+    fast, slow = turns > 32, turns < 1  # YaRN's beta = 32 and alpha = 1
+    assert fast.any() and slow.any()
+    mid = ~fast & ~slow
+    assert torch.equal(yarn[fast], theta[fast])  # high frequencies: unchanged (extrapolated)
+    torch.testing.assert_close(yarn[slow], theta[slow] / s, rtol=1e-15, atol=0)  # low: interpolated
+    gamma = (theta[mid] - yarn[mid]) / (theta[mid] - theta[mid] / s)  # share of interpolation in between
+    assert ((gamma >= 0) & (gamma <= 1)).all() and (gamma[1:] >= gamma[:-1]).all()  # a monotone ramp
+    assert ((gamma > 0) & (gamma < 1)).any()  # at least one pair is a real blend
+
+
+def test_yarn_temperature_follows_the_paper() -> None:
+    for s in (2.0, 4.0, 16.0, 32.0):
+        assert yarn_attention_factor(s) == pytest.approx(0.1 * math.log(s) + 1, abs=1e-15)
+    assert yarn_attention_factor(1.0) == 1.0
+    assert yarn_attention_factor(16.0) == pytest.approx(1.27726, abs=1e-5)  # sqrt(1/t) at s = 16
+    torch.manual_seed(6)
+    q, k = torch.randn(2, 10, 32, dtype=torch.float64).unbind(0)
+    pos = torch.arange(10) * 50
+    kw = dict(scaling="yarn", factor=16.0, original_max_position=256)
+    logits = rope_rotate(q, pos, **kw) @ rope_rotate(k, pos, **kw).T
+    theta = rope_frequencies(32, **kw)
+    plain = _rope_complex_theta(q, pos, theta) @ _rope_complex_theta(k, pos, theta).T  # same angles, no scale
+    torch.testing.assert_close(logits, (0.1 * math.log(16) + 1) ** 2 * plain, rtol=1e-12, atol=1e-12)
+
+
+def test_scaled_rope_rejects_bad_arguments() -> None:
+    x, pos = torch.randn(4, 8), torch.arange(4)
+    with pytest.raises(ValueError, match="scaling must be None, 'linear', 'ntk' or 'yarn'.*'dynamic'"):
+        rope_rotate(x, pos, scaling="dynamic", factor=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="factor must be a number >= 1.*0.5"):
+        rope_frequencies(8, scaling="linear", factor=0.5)
+    with pytest.raises(ValueError, match="factor=4.0 needs a scaling"):
+        rope_frequencies(8, factor=4.0)
+    with pytest.raises(ValueError, match="needs original_max_position"):
+        rope_rotate(x, pos, scaling="yarn", factor=2.0)
+    with pytest.raises(ValueError, match="original_max_position must"):
+        rope_frequencies(8, scaling="yarn", factor=2.0, original_max_position=0)
+    with pytest.raises(ValueError, match="layout must be 'interleaved' or 'half'.*'pairs'"):
+        rope_rotate(x, pos, layout="pairs")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="factor must be a positive number"):
+        yarn_attention_factor(0.0)

@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "KVCache": "decoding",
     "decode_step": "decoding",
     "tiled_attention": "efficient",
+    "KeyRecallModel": "extrapolation",
+    "make_key_recall_data": "extrapolation",
     "causal_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
@@ -34,6 +36,12 @@ _EXPORTS: dict[str, str] = {
     "repeat_kv": "multi_head",
     "split_heads": "multi_head",
     "plot_attention": "plotting",
+    "LearnedPositionalEmbedding": "positional",
+    "rope_frequencies": "positional",
+    "rope_rotate": "positional",
+    "sinusoidal_positions": "positional",
+    "yarn_attention_factor": "positional",
+    "yarn_ramp": "positional",
     "set_seed": "utils",
     "DecoderLayer": "transformer",
     "block_cost": "transformer",
@@ -71,6 +79,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .decoding import KVCache, decode_step  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
+    from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
     from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
@@ -87,5 +96,13 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         ffn_gradient_norms,
         prefix_lm_mask,
         trace_calls,
+    )
+    from .positional import (  # noqa: F401
+        LearnedPositionalEmbedding,
+        rope_frequencies,
+        rope_rotate,
+        sinusoidal_positions,
+        yarn_attention_factor,
+        yarn_ramp,
     )
     from .utils import set_seed  # noqa: F401

@@ -1,11 +1,16 @@
 """Absolute and rotary position information: sinusoidal and learned embeddings, RoPE.
 
+RoPE comes with the context-extension scalings: position interpolation, NTK-aware, YaRN.
+
 Self-attention without positions is permutation equivariant; these are the ways to break that symmetry
 by changing the *inputs* (absolute embeddings) or *queries and keys* (RoPE). The other family, a bias on
 the scores (ALiBi, T5), lives in ``bias.py``.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Literal
 
 import torch
 from torch import nn
@@ -17,6 +22,9 @@ __all__ = [
     "LearnedPositionalEmbedding",
     "rope_frequencies",
     "rope_rotate",
+    "yarn_attention_factor",
+    "yarn_correction_range",
+    "yarn_ramp",
 ]
 
 
@@ -62,19 +70,113 @@ class LearnedPositionalEmbedding(nn.Module):
         return self.weight[:n]
 
 
-def rope_frequencies(d: int, base: float = 10000.0) -> torch.Tensor:
-    """Rotation frequencies theta_i = base^(-2i/d) for the d/2 pairs: (d/2,)."""
+RopeScaling = Literal["linear", "ntk", "yarn"]
+_SCALINGS = ("linear", "ntk", "yarn")
+YARN_BETA_FAST = 32.0  # YaRN's beta: pairs making more than 32 turns over the original context are kept
+YARN_BETA_SLOW = 1.0  # YaRN's alpha: pairs making less than 1 turn are fully interpolated
+
+
+def _check_scaling(
+    scaling: str | None, factor: float, original_max_position: int | None
+) -> tuple[str | None, float, int | None]:
+    if scaling is not None and scaling not in _SCALINGS:
+        raise ValueError(f"scaling must be None, 'linear', 'ntk' or 'yarn': got scaling={scaling!r}")
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor >= 1:
+        raise ValueError(f"factor must be a number >= 1 (stretch, not shrink): got {factor!r}")
+    if scaling is None and factor != 1:
+        raise ValueError(f"factor={factor!r} needs a scaling ('linear', 'ntk' or 'yarn'): got scaling=None")
+    if original_max_position is not None:
+        original_max_position = check_positive_int(original_max_position, "original_max_position")
+    if scaling == "yarn" and original_max_position is None:
+        raise ValueError("scaling='yarn' needs original_max_position (the training context length L)")
+    return scaling, float(factor), original_max_position
+
+
+def yarn_correction_range(
+    d: int, base: float, original_max_position: int,
+    beta_fast: float = YARN_BETA_FAST, beta_slow: float = YARN_BETA_SLOW,
+) -> tuple[int, int]:
+    """Pair indices (low, high) of YaRN's ramp: pairs i <= low are kept, i >= high are interpolated.
+
+    Pair i turns r_i = L theta_i / (2 pi) times over the original context L; it makes exactly r turns at
+    i = (d/2) ln(L / (2 pi r)) / ln(base). ``low`` is that index for r = beta_fast rounded down, ``high``
+    the one for r = beta_slow rounded up (as in the reference implementation, jquesnelle/yarn).
+    """
+    d = _check_even_dim(d, "d")
+    original_max_position = check_positive_int(original_max_position, "original_max_position")
+
+    def dim_for(turns: float) -> float:
+        return d * math.log(original_max_position / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(dim_for(beta_fast)), 0)
+    high = min(math.ceil(dim_for(beta_slow)), d - 1)
+    return low, high
+
+
+def yarn_ramp(d: int, base: float, original_max_position: int) -> torch.Tensor:
+    """YaRN's blend per pair (d/2,): 0 = keep theta_i (extrapolate), 1 = theta_i / s (interpolate)."""
+    low, high = yarn_correction_range(d, base, original_max_position)
+    if low == high:
+        high += 0.001  # avoid 0 / 0 (reference implementation)
+    ramp = (torch.arange(d // 2, dtype=torch.float64) - low) / (high - low)
+    return ramp.clamp(0.0, 1.0)
+
+
+def yarn_attention_factor(factor: float) -> float:
+    """YaRN's scale on q and k: sqrt(1/t) = 0.1 ln(s) + 1 for s > 1, else 1; logits grow by its square."""
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
+        raise ValueError(f"factor must be a positive number: got {factor!r}")
+    return 1.0 if factor <= 1 else 0.1 * math.log(factor) + 1.0
+
+
+def rope_frequencies(
+    d: int,
+    base: float = 10000.0,
+    scaling: RopeScaling | None = None,
+    factor: float = 1.0,
+    original_max_position: int | None = None,
+) -> torch.Tensor:
+    """Rotation frequencies theta_i = base^(-2i/d) of the d/2 pairs, optionally rescaled: (d/2,) float64.
+
+    ``scaling`` stretches a context of length L = ``original_max_position`` by ``factor`` s:
+    ``"linear"`` (position interpolation, Chen et al. 2023): theta_i / s;
+    ``"ntk"`` (NTK-aware, bloc97 2023): base' = base * s^(d/(d-2)), so theta_0 = 1 stays and the lowest
+    frequency is divided by s; ``"yarn"`` (Peng et al. 2023): (1 - g_i) theta_i + g_i theta_i / s with the
+    ramp g_i of ``yarn_ramp`` (pairs turning fast are kept, slow ones interpolated, a blend between).
+    """
     d = _check_even_dim(d, "d")
     if not base > 1:
         raise ValueError(f"base must be > 1: got base={base!r}")
-    return float(base) ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    scaling, factor, original_max_position = _check_scaling(scaling, factor, original_max_position)
+    exponents = torch.arange(0, d, 2, dtype=torch.float64) / d  # 2i/d
+    if scaling == "ntk":
+        base = float(base) * factor ** (d / (d - 2)) if d > 2 else float(base)
+    theta = float(base) ** (-exponents)
+    if scaling == "linear":
+        theta = theta / factor
+    elif scaling == "yarn":
+        assert original_max_position is not None
+        ramp = yarn_ramp(d, base, original_max_position)
+        theta = (1 - ramp) * theta + ramp * (theta / factor)
+    return theta
 
 
-def rope_rotate(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
-    """Rotary embedding (Su et al.): rotate each pair (x[2i], x[2i+1]) of x (..., n, d) by angle p * theta_i.
+def rope_rotate(
+    x: torch.Tensor,
+    positions: torch.Tensor,
+    base: float = 10000.0,
+    scaling: RopeScaling | None = None,
+    factor: float = 1.0,
+    original_max_position: int | None = None,
+    layout: Literal["interleaved", "half"] = "interleaved",
+) -> torch.Tensor:
+    """Rotary embedding (Su et al.): rotate each pair of x (..., n, d) by angle p * theta_i; same shape.
 
-    ``positions`` is (n,) (ints or floats), one position per row of x. Pairs are interleaved, as in the
-    RoFormer paper; rotating q at m and k at n makes q_m . k_n depend on m - n only.
+    ``positions`` is (n,) (ints or floats), one position per row of x. ``layout="interleaved"`` pairs
+    (x[2i], x[2i+1]) as in the RoFormer paper; ``"half"`` pairs (x[i], x[i + d/2]) ("rotate_half", as in
+    GPT-NeoX / Llama code). Rotating q at m and k at n makes q_m . k_n depend on m - n only. ``scaling``,
+    ``factor`` and ``original_max_position`` as in ``rope_frequencies``; with ``"yarn"`` the output is also
+    multiplied by ``yarn_attention_factor(factor)`` (apply to q and k: the logits scale by its square).
     """
     check_tensor(x, "x")
     check_rank(x, "x", min_rank=2)
@@ -88,12 +190,18 @@ def rope_rotate(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0)
             f"positions must have shape (n,) with n = x.shape[-2]: got positions {tuple(positions.shape)} "
             f"and x {tuple(x.shape)}"
         )
-    theta = rope_frequencies(d, base)  # (d/2,) float64
+    if layout not in ("interleaved", "half"):
+        raise ValueError(f"layout must be 'interleaved' or 'half': got layout={layout!r}")
+    theta = rope_frequencies(d, base, scaling, factor, original_max_position)  # (d/2,) float64
     angles = positions.to(torch.float64)[:, None] * theta  # (n, d/2)
-    cos = torch.cos(angles).to(x.dtype)
-    sin = torch.sin(angles).to(x.dtype)
-    x1, x2 = x[..., 0::2], x[..., 1::2]  # (..., n, d/2) each: the two coordinates of every pair
-    out = torch.empty_like(x)
-    out[..., 0::2] = x1 * cos - x2 * sin
-    out[..., 1::2] = x1 * sin + x2 * cos
-    return out
+    mscale = yarn_attention_factor(factor) if scaling == "yarn" else 1.0
+    cos = (torch.cos(angles) * mscale).to(x.dtype)
+    sin = (torch.sin(angles) * mscale).to(x.dtype)
+    if layout == "interleaved":
+        x1, x2 = x[..., 0::2], x[..., 1::2]  # (..., n, d/2) each: the two coordinates of every pair
+    else:
+        x1, x2 = x[..., : d // 2], x[..., d // 2 :]
+    r1, r2 = x1 * cos - x2 * sin, x1 * sin + x2 * cos  # (..., n, d/2) each
+    if layout == "interleaved":
+        return torch.stack((r1, r2), dim=-1).flatten(-2)  # (..., n, d): pairs back in place
+    return torch.cat((r1, r2), dim=-1)

@@ -40,6 +40,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "10_transformer": {
         "number": 10, "en": "The Transformer: structure and evolution", "zh": "Transformer 的结构与演变",
     },
+    "11_positions": {
+        "number": 11, "en": "Word order and context extension", "zh": "词序与上下文扩展",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
