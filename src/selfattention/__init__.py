@@ -25,6 +25,11 @@ _EXPORTS: dict[str, str] = {
     "KVCache": "decoding",
     "decode_step": "decoding",
     "tiled_attention": "efficient",
+    "attention_with_lse": "flash",
+    "flash_attention": "flash",
+    "merge_attention_partials": "flash",
+    "split_kv_attention": "flash",
+    "saved_tensor_bytes": "complexity",
     "causal_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
@@ -58,7 +63,14 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .decoding import KVCache, decode_step  # noqa: F401
+    from .complexity import saved_tensor_bytes  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
+    from .flash import (  # noqa: F401
+        attention_with_lse,
+        flash_attention,
+        merge_attention_partials,
+        split_kv_attention,
+    )
     from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
