@@ -22,7 +22,11 @@ _EXPORTS: dict[str, str] = {
     "attention_steps": "core",
     "scaled_dot_product_attention": "core",
     "softmax": "core",
-    "KVCache": "decoding",
+    "KVCache": "caches",
+    "PagedKVCache": "caches",
+    "RollingKVCache": "caches",
+    "SinkKVCache": "caches",
+    "sink_positions": "caches",
     "decode_step": "decoding",
     "tiled_attention": "efficient",
     "attention_with_lse": "flash",
@@ -31,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     "split_kv_attention": "flash",
     "saved_tensor_bytes": "complexity",
     "causal_mask": "masks",
+    "sliding_window_mask": "masks",
+    "streaming_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
     "padding_mask": "masks",
@@ -62,7 +68,8 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .baselines import AdditiveAttention, GRUBaseline, MultiplicativeAttention, VanillaRNN  # noqa: F401
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
-    from .decoding import KVCache, decode_step  # noqa: F401
+    from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
+    from .decoding import decode_step  # noqa: F401
     from .complexity import saved_tensor_bytes  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
     from .flash import (  # noqa: F401
@@ -71,7 +78,14 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         merge_attention_partials,
         split_kv_attention,
     )
-    from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
+    from .masks import (  # noqa: F401
+        causal_mask,
+        combine_masks,
+        key_padding_to_attn_mask,
+        padding_mask,
+        sliding_window_mask,
+        streaming_mask,
+    )
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
     from .utils import set_seed  # noqa: F401

@@ -20,7 +20,7 @@ from .core import scaled_dot_product_attention
 from .masks import causal_mask
 
 if TYPE_CHECKING:
-    from .decoding import KVCache
+    from .caches import KVCache
 
 __all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv"]
 
