@@ -40,6 +40,8 @@ _EXPORTS: dict[str, str] = {
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
     "padding_mask": "masks",
+    "LatentKVCache": "latent",
+    "MultiHeadLatentAttention": "latent",
     "MultiHeadAttention": "multi_head",
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
@@ -86,6 +88,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         sliding_window_mask,
         streaming_mask,
     )
+    from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
     from .utils import set_seed  # noqa: F401
