@@ -34,12 +34,15 @@ _EXPORTS: dict[str, str] = {
     "merge_attention_partials": "flash",
     "split_kv_attention": "flash",
     "saved_tensor_bytes": "complexity",
+    "count_flops": "complexity",
     "causal_mask": "masks",
     "sliding_window_mask": "masks",
     "streaming_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
     "padding_mask": "masks",
+    "attention_intensity": "intensity",
+    "kv_numbers_per_token": "intensity",
     "LatentKVCache": "latent",
     "MultiHeadLatentAttention": "latent",
     "MultiHeadAttention": "multi_head",
@@ -72,7 +75,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
     from .decoding import decode_step  # noqa: F401
-    from .complexity import saved_tensor_bytes  # noqa: F401
+    from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
     from .flash import (  # noqa: F401
         attention_with_lse,
@@ -88,6 +91,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         sliding_window_mask,
         streaming_mask,
     )
+    from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
     from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
