@@ -37,6 +37,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "09_dot_vs_additive": {
         "number": 9, "en": "Dot-product vs additive attention", "zh": "点积注意力与加性注意力",
     },
+    "12_attention_at_scale": {
+        "number": 12, "en": "Attention at LLM scale", "zh": "大模型规模下的注意力",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
