@@ -87,7 +87,7 @@ def test_rolling_cache_chunked_prefill_then_decode() -> None:
 
 @pytest.mark.parametrize("layers,window", [(1, 4), (2, 4), (3, 3), (4, 5)])
 def test_receptive_field_of_stacked_windows_by_intervention(layers, window) -> None:
-    """Change token j and see which outputs of the last layer move: exactly L * (w - 1) + 1 positions reach."""
+    """Change token j, see whether the last output moves: exactly L * (w - 1) + 1 positions reach it."""
     set_seed(layers * 10 + window)
     n, d = 24, 8
     stack = [MultiHeadAttention(d, 2).double() for _ in range(layers)]

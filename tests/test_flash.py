@@ -51,7 +51,9 @@ def test_output_and_gradients_equal_naive(n_q, n_k, causal, dtype, atol) -> None
 
 def test_gradients_equal_torch_sdpa_and_gradcheck() -> None:
     g = torch.Generator().manual_seed(1)
-    q, k, v = (torch.randn(1, 2, 12, 4, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3))
+    q, k, v = (
+        torch.randn(1, 2, 12, 4, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3)
+    )
     out = flash_attention(q, k, v, causal=True, block_size=5, scale=0.7)
     ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7)
     torch.testing.assert_close(out, ref, atol=1e-12, rtol=0)

@@ -72,10 +72,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .baselines import AdditiveAttention, GRUBaseline, MultiplicativeAttention, VanillaRNN  # noqa: F401
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
-    from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
-    from .decoding import decode_step  # noqa: F401
     from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
+    from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
+    from .decoding import decode_step  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
     from .flash import (  # noqa: F401
         attention_with_lse,
@@ -83,6 +83,8 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         merge_attention_partials,
         split_kv_attention,
     )
+    from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
+    from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
     from .masks import (  # noqa: F401
         causal_mask,
         combine_masks,
@@ -91,8 +93,6 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         sliding_window_mask,
         streaming_mask,
     )
-    from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
-    from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
     from .utils import set_seed  # noqa: F401

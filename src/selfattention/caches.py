@@ -1,4 +1,4 @@
-"""KV caches: the contiguous cache, a rolling (sliding-window) buffer, attention sinks, and a paged block pool.
+"""KV caches: the contiguous cache, a rolling (sliding-window) buffer, attention sinks, a paged block pool.
 
 Each cache stores keys and values of shape (B, h_kv, n, d) per layer (the paged pool stores one sequence per
 ``seq_id`` as (h_kv, n, d)). ``append`` returns the keys/values the new tokens may attend to.
@@ -127,7 +127,7 @@ class RollingKVCache:
 
 
 def sink_positions(n: int, num_sinks: int, window: int) -> list[int]:
-    """Positions a query at position n - 1 keeps under StreamingLLM: the first ``num_sinks`` + the last ``window``."""
+    """Positions kept for the query at n - 1 (StreamingLLM): the first ``num_sinks`` + the last ``window``."""
     n = check_positive_int(n, "n")
     window = check_positive_int(window, "window")
     if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
@@ -217,7 +217,8 @@ class PagedKVCache:
         k, v = _check_kv(k, v, 3)
         if (k.shape[0], k.shape[2]) != (self.num_kv_heads, self.head_dim) or k.dtype != self.k_pool.dtype:
             raise ValueError(
-                f"k must be (h_kv={self.num_kv_heads}, n_new, d={self.head_dim}) of dtype {self.k_pool.dtype}: "
+                f"k must be (h_kv={self.num_kv_heads}, n_new, d={self.head_dim}) "
+                f"of dtype {self.k_pool.dtype}: "
                 f"got k {_shape(k)} {k.dtype}"
             )
         table = self.block_tables.setdefault(seq_id, [])
@@ -226,7 +227,8 @@ class PagedKVCache:
         need = math.ceil((n + n_new) / self.block_size) - len(table)
         if need > len(self._free):
             raise RuntimeError(
-                f"PagedKVCache is out of blocks: sequence {seq_id!r} needs {need} more, {len(self._free)} free"
+                f"PagedKVCache is out of blocks: sequence {seq_id!r} needs {need} more, "
+                f"{len(self._free)} free"
             )
         table.extend(self._free.pop() for _ in range(need))
         pos = torch.arange(n, n + n_new)  # (n_new,) absolute positions
@@ -245,7 +247,7 @@ class PagedKVCache:
         out = []
         for pool in (self.k_pool, self.v_pool):
             blocks = pool[table]  # (n_blocks, h_kv, block, d)
-            flat = blocks.transpose(0, 1).reshape(self.num_kv_heads, -1, self.head_dim)  # (h_kv, n_blocks*block, d)
+            flat = blocks.transpose(0, 1).reshape(self.num_kv_heads, -1, self.head_dim)  # (h_kv, nb*bs, d)
             out.append(flat[:, :n])  # (h_kv, n, d)
         return out[0], out[1]
 

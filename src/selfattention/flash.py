@@ -1,9 +1,10 @@
 """FlashAttention with its backward pass (Dao 2022; Dao 2023), and split-K decoding merged by log-sum-exp.
 
 Forward: per query block, an online softmax over key blocks (as in ``tiled_attention``); it keeps, besides its
-inputs q, k, v, only the output O (..., n_q, d_v) and the per-row log-sum-exp L (..., n_q). Backward recomputes
-every score block S = q k^T * scale from q, k and L (P = exp(S - L)), so the n_q x n_k matrix never lives in
-memory: with D = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D), dQ += dS K scale, dK += dS^T Q scale.
+inputs q, k, v, only the output O (..., n_q, d_v) and the per-row log-sum-exp L (..., n_q). Backward
+recomputes every score block S = q k^T * scale from q, k and L (P = exp(S - L)), so the n_q x n_k matrix
+never lives in memory: with D = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D),
+dQ += dS K scale, dK += dS^T Q scale.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ def _block_mask(qs: int, qe: int, ks: int, ke: int, offset: int, device: torch.d
 
 
 def _key_stop(qe: int, n_k: int, offset: int, causal: bool) -> int:
-    """Keys [0, stop) can be seen by a query block ending at row qe (causal: up to position qe - 1 + offset)."""
+    """Keys [0, stop) visible to a query block ending at row qe (causal: up to position qe - 1 + offset)."""
     return max(0, min(n_k, qe + offset)) if causal else n_k
 
 
 def _forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, block: int, scale: float
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """q (..., n_q, d), k (..., n_k, d), v (..., n_k, d_v) -> O (..., n_q, d_v), L (..., n_q); same batch dims."""
+    """q (..., n_q, d), k (..., n_k, d), v (..., n_k, d_v) -> O (..., n_q, d_v), L (..., n_q); one batch."""
     n_q, n_k = q.shape[-2], k.shape[-2]
     offset = n_k - n_q
     out = q.new_zeros((*q.shape[:-1], v.shape[-1]))  # (..., n_q, d_v); fully masked rows stay 0

@@ -63,7 +63,7 @@ def kv_numbers_per_token(
     d_latent: int | None = None,
     d_rope: int | None = None,
 ) -> int:
-    """Numbers cached per token over all layers: 2 * layers * h_kv * d_head, or MLA's layers * (d_latent + d_rope)."""
+    """Numbers cached per token, all layers: 2 layers h_kv d_head, or for MLA layers (d_latent + d_rope)."""
     layers = check_positive_int(layers, "layers")
     if d_latent is not None:
         if d_rope is None:
@@ -71,4 +71,5 @@ def kv_numbers_per_token(
         return layers * (check_positive_int(d_latent, "d_latent") + check_positive_int(d_rope, "d_rope"))
     if num_kv_heads is None or d_head is None:
         raise ValueError("give num_kv_heads and d_head (MHA / GQA) or d_latent and d_rope (MLA)")
-    return 2 * layers * check_positive_int(num_kv_heads, "num_kv_heads") * check_positive_int(d_head, "d_head")
+    h_kv = check_positive_int(num_kv_heads, "num_kv_heads")
+    return 2 * layers * h_kv * check_positive_int(d_head, "d_head")

@@ -1,8 +1,9 @@
-"""Multi-head latent attention (DeepSeek-V2, 2024): cache one small latent per token instead of per-head K and V.
+"""Multi-head latent attention (DeepSeek-V2, 2024): cache one small latent per token, not per-head K and V.
 
 Per token t: c_t = W_DKV x_t (d_latent numbers) is the only content cache; keys and values of every head are
 k_i = W_UK_i c_t and v_i = W_UV_i c_t. Position enters through a separate RoPE key k_R = RoPE(W_KR x_t)
-(d_rope numbers) shared by all heads, concatenated to each head's key: q_i . k_i = q_C_i . W_UK_i c + q_R_i . k_R.
+(d_rope numbers) shared by all heads, concatenated to each head's key:
+q_i . k_i = q_C_i . W_UK_i c + q_R_i . k_R.
 So the cache holds d_latent + d_rope numbers per token per layer. At decode time W_UK_i can be folded into the
 query (q_C_i W_UK_i, a d_latent vector) and W_UV_i into the output projection: attention runs directly on the
 cached latents, like multi-query attention with one shared head of width d_latent + d_rope.
@@ -109,7 +110,8 @@ class MultiHeadLatentAttention(nn.Module):
         """x (B, n, d_model) -> q_C (B, h, n, d_head), q_R (B, h, n, d_rope) (rotated at ``pos``)."""
         c_q = x if self.w_dq is None else self.w_dq(x)  # (B, n, d_q_latent or d_model)
         q_c = split_heads(self.w_uq(c_q), self.num_heads)  # (B, h, n, d_head)
-        q_r = rope_rotate(split_heads(self.w_qr(c_q), self.num_heads), pos, self.rope_base)  # (B, h, n, d_rope)
+        q_r = split_heads(self.w_qr(c_q), self.num_heads)  # (B, h, n, d_rope)
+        q_r = rope_rotate(q_r, pos, self.rope_base)  # rotated at the absolute positions
         return q_c, q_r
 
     def forward(
@@ -152,7 +154,7 @@ class MultiHeadLatentAttention(nn.Module):
         o_lat = scaled_dot_product_attention(q, k, c[:, None], mask=mask, scale=scale)  # (B, h, n, d_latent)
         assert isinstance(o_lat, torch.Tensor)
         w_ov = torch.einsum("mhd,hdc->hcm", self.w_o.weight.view(self.d_model, h, dh),
-                            self.w_uv.weight.view(h, dh, self.d_latent))  # (h, d_latent, d_model): W_O_i W_UV_i
+                            self.w_uv.weight.view(h, dh, self.d_latent))  # (h, d_latent, d_model)
         return torch.einsum("bhnc,hcm->bnm", o_lat, w_ov)  # (B, n, d_model)
 
     def extra_repr(self) -> str:

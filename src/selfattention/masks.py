@@ -34,7 +34,7 @@ def causal_mask(n_q: int, n_k: int | None = None, device: torch.device | str | N
 def sliding_window_mask(
     n_q: int, n_k: int | None = None, window: int = 1, device: torch.device | str | None = None
 ) -> torch.Tensor:
-    """(n_q, n_k) bool, True where 0 <= query position - j < window (causal, end-aligned like ``causal_mask``).
+    """(n_q, n_k) bool, True where 0 <= query position - j < window (end-aligned like ``causal_mask``).
 
     Each query sees itself and the ``window - 1`` keys before it (Longformer / Mistral local attention).
     """
@@ -51,7 +51,7 @@ def streaming_mask(
     n_q: int, n_k: int | None = None, num_sinks: int = 4, window: int = 1,
     device: torch.device | str | None = None,
 ) -> torch.Tensor:
-    """(n_q, n_k) bool: the causal keys j < num_sinks (attention sinks) or within the window (StreamingLLM)."""
+    """(n_q, n_k) bool: causal keys j < num_sinks (attention sinks) or within the window (StreamingLLM)."""
     n_q = check_positive_int(n_q, "n_q")
     n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
     if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
