@@ -17,9 +17,9 @@ import torch
 from torch import nn
 
 from ._checks import _shape, check_finite, check_positive_int, check_rank, check_tensor
-from .core import scaled_dot_product_attention
+from .core import _attend
 from .masks import causal_mask
-from .multi_head import merge_heads, split_heads
+from .multi_head import _merge_heads, _split_heads
 from .positional import rope_rotate
 
 __all__ = ["MultiHeadLatentAttention", "LatentKVCache"]
@@ -109,8 +109,8 @@ class MultiHeadLatentAttention(nn.Module):
     def _queries(self, x: torch.Tensor, pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """x (B, n, d_model) -> q_C (B, h, n, d_head), q_R (B, h, n, d_rope) (rotated at ``pos``)."""
         c_q = x if self.w_dq is None else self.w_dq(x)  # (B, n, d_q_latent or d_model)
-        q_c = split_heads(self.w_uq(c_q), self.num_heads)  # (B, h, n, d_head)
-        q_r = split_heads(self.w_qr(c_q), self.num_heads)  # (B, h, n, d_rope)
+        q_c = _split_heads(self.w_uq(c_q), self.num_heads)  # (B, h, n, d_head)
+        q_r = _split_heads(self.w_qr(c_q), self.num_heads)  # (B, h, n, d_rope)
         q_r = rope_rotate(q_r, pos, self.rope_base)  # rotated at the absolute positions
         return q_c, q_r
 
@@ -140,18 +140,18 @@ class MultiHeadLatentAttention(nn.Module):
         scale = 1.0 / math.sqrt(self.d_head + self.d_rope)
         h, dh = self.num_heads, self.d_head
         if not absorbed:  # decompress: per-head keys and values from the latents
-            k_c = split_heads(self.w_uk(c), h)  # (B, h, n_k, d_head)
-            v = split_heads(self.w_uv(c), h)  # (B, h, n_k, d_head)
+            k_c = _split_heads(self.w_uk(c), h)  # (B, h, n_k, d_head)
+            v = _split_heads(self.w_uv(c), h)  # (B, h, n_k, d_head)
             k = torch.cat([k_c, k_r[:, None].expand(B, h, n_k, self.d_rope)], dim=-1)  # (B, h, n_k, dh+dr)
             q = torch.cat([q_c, q_r], dim=-1)  # (B, h, n, d_head + d_rope)
-            res = scaled_dot_product_attention(q, k, v, mask=mask, scale=scale)
+            res = _attend(q, k, v, mask=mask, scale=scale)
             assert isinstance(res, torch.Tensor)
-            return self.w_o(merge_heads(res))  # (B, n, d_model)
+            return self.w_o(_merge_heads(res))  # (B, n, d_model)
         w_uk = self.w_uk.weight.view(h, dh, self.d_latent)  # k_C_i = W_UK_i c
         q_lat = torch.einsum("bhnd,hdc->bhnc", q_c, w_uk)  # (B, h, n, d_latent): q_C_i W_UK_i
         q = torch.cat([q_lat, q_r], dim=-1)  # (B, h, n, d_latent + d_rope)
         k = torch.cat([c, k_r], dim=-1)[:, None]  # (B, 1, n_k, d_latent + d_rope): one head for all
-        o_lat = scaled_dot_product_attention(q, k, c[:, None], mask=mask, scale=scale)  # (B, h, n, d_latent)
+        o_lat = _attend(q, k, c[:, None], mask=mask, scale=scale)  # (B, h, n, d_latent)
         assert isinstance(o_lat, torch.Tensor)
         w_ov = torch.einsum("mhd,hdc->hcm", self.w_o.weight.view(self.d_model, h, dh),
                             self.w_uv.weight.view(h, dh, self.d_latent))  # (h, d_latent, d_model)
