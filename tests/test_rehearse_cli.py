@@ -481,7 +481,7 @@ def test_real_bank_lists_and_exports(tmp_path, monkeypatch, capsys) -> None:
 @pytest.mark.parametrize(
     "argv, needles",
     [
-        (["--chapter", "12"], ["unknown chapter '12'", "1 (01_flow)", "9 (09_dot_vs_additive)"]),
+        (["--chapter", "99"], ["unknown chapter '99'", "1 (01_flow)", "12 (12_attention_at_scale)"]),
         (["study", "--chapter", "attention"], ["unknown chapter 'attention'", "3 (03_scaling)"]),
         (["--lang", "fr"], ["argument --lang: invalid choice: 'fr'", "'en'", "'zh'"]),
         (["--limit", "-1"], ["argument --limit", "must be >= 1, got -1"]),

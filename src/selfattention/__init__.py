@@ -22,15 +22,31 @@ _EXPORTS: dict[str, str] = {
     "attention_steps": "core",
     "scaled_dot_product_attention": "core",
     "softmax": "core",
-    "KVCache": "decoding",
+    "KVCache": "caches",
+    "PagedKVCache": "caches",
+    "RollingKVCache": "caches",
+    "SinkKVCache": "caches",
+    "sink_positions": "caches",
     "decode_step": "decoding",
     "tiled_attention": "efficient",
     "KeyRecallModel": "extrapolation",
     "make_key_recall_data": "extrapolation",
+    "attention_with_lse": "flash",
+    "flash_attention": "flash",
+    "merge_attention_partials": "flash",
+    "split_kv_attention": "flash",
+    "saved_tensor_bytes": "complexity",
+    "count_flops": "complexity",
     "causal_mask": "masks",
+    "sliding_window_mask": "masks",
+    "streaming_mask": "masks",
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
     "padding_mask": "masks",
+    "attention_intensity": "intensity",
+    "kv_numbers_per_token": "intensity",
+    "LatentKVCache": "latent",
+    "MultiHeadLatentAttention": "latent",
     "MultiHeadAttention": "multi_head",
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
@@ -76,11 +92,28 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .baselines import AdditiveAttention, GRUBaseline, MultiplicativeAttention, VanillaRNN  # noqa: F401
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
+    from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
+    from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
-    from .decoding import KVCache, decode_step  # noqa: F401
+    from .decoding import decode_step  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
-    from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
+    from .flash import (  # noqa: F401
+        attention_with_lse,
+        flash_attention,
+        merge_attention_partials,
+        split_kv_attention,
+    )
+    from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
+    from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
+    from .masks import (  # noqa: F401
+        causal_mask,
+        combine_masks,
+        key_padding_to_attn_mask,
+        padding_mask,
+        sliding_window_mask,
+        streaming_mask,
+    )
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
     from .transformer import (  # noqa: F401

@@ -31,6 +31,7 @@ __all__ = [
     "peak_memory",
     "time_call",
     "loglog_slope",
+    "saved_tensor_bytes",
 ]
 
 
@@ -223,3 +224,23 @@ def loglog_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
     if den == 0:
         raise ValueError("xs must not all be equal")
     return num / den
+
+
+def saved_tensor_bytes(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
+    """Bytes autograd keeps for backward when running ``fn(*args, **kwargs)``: each saved storage once.
+
+    Measured with ``torch.autograd.graph.saved_tensors_hooks`` (inputs that are saved count too).
+    """
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    seen: dict[int, int] = {}
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        storage = t.untyped_storage()
+        seen[storage.data_ptr()] = storage.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn(*args, **kwargs)
+    del out
+    return sum(seen.values())

@@ -73,9 +73,28 @@ def scaled_dot_product_attention(
         scale = 1.0 / math.sqrt(q.shape[-1])
     elif not isinstance(scale, (int, float)) or not math.isfinite(scale):
         raise ValueError(f"scale must be a finite number: got {scale!r}")
+    return _attend(q, k, v, mask, bias, float(scale), return_weights, batch)
+
+
+def _attend(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    bias: torch.Tensor | None = None,
+    scale: float | None = None,
+    return_weights: bool = False,
+    batch: tuple[int, ...] | None = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """``scaled_dot_product_attention`` without the checks, for callers that validated their inputs."""
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
     if return_weights:
-        return _manual_attention(q, k, v, mask, bias, float(scale))
-    return _fast_attention(q, k, v, mask, bias, float(scale), batch)
+        return _manual_attention(q, k, v, mask, bias, scale)
+    if batch is None:
+        batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+        assert batch is not None
+    return _fast_attention(q, k, v, mask, bias, scale, batch)
 
 
 def _manual_attention(

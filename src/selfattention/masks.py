@@ -8,7 +8,14 @@ import torch
 
 from ._checks import _shape, broadcast_shape, check_positive_int
 
-__all__ = ["causal_mask", "padding_mask", "key_padding_to_attn_mask", "combine_masks"]
+__all__ = [
+    "causal_mask",
+    "sliding_window_mask",
+    "streaming_mask",
+    "padding_mask",
+    "key_padding_to_attn_mask",
+    "combine_masks",
+]
 
 
 def causal_mask(n_q: int, n_k: int | None = None, device: torch.device | str | None = None) -> torch.Tensor:
@@ -22,6 +29,36 @@ def causal_mask(n_q: int, n_k: int | None = None, device: torch.device | str | N
     q_pos = torch.arange(n_q, device=device)[:, None] + (n_k - n_q)  # (n_q, 1) absolute positions
     k_pos = torch.arange(n_k, device=device)[None, :]  # (1, n_k)
     return k_pos <= q_pos  # (n_q, n_k)
+
+
+def sliding_window_mask(
+    n_q: int, n_k: int | None = None, window: int = 1, device: torch.device | str | None = None
+) -> torch.Tensor:
+    """(n_q, n_k) bool, True where 0 <= query position - j < window (end-aligned like ``causal_mask``).
+
+    Each query sees itself and the ``window - 1`` keys before it (Longformer / Mistral local attention).
+    """
+    n_q = check_positive_int(n_q, "n_q")
+    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
+    window = check_positive_int(window, "window")
+    q_pos = torch.arange(n_q, device=device)[:, None] + (n_k - n_q)  # (n_q, 1) absolute positions
+    k_pos = torch.arange(n_k, device=device)[None, :]  # (1, n_k)
+    dist = q_pos - k_pos  # (n_q, n_k) how far back key j lies
+    return (dist >= 0) & (dist < window)  # (n_q, n_k)
+
+
+def streaming_mask(
+    n_q: int, n_k: int | None = None, num_sinks: int = 4, window: int = 1,
+    device: torch.device | str | None = None,
+) -> torch.Tensor:
+    """(n_q, n_k) bool: causal keys j < num_sinks (attention sinks) or within the window (StreamingLLM)."""
+    n_q = check_positive_int(n_q, "n_q")
+    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
+    if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
+        raise ValueError(f"num_sinks must be a non-negative int: got {num_sinks!r}")
+    local = sliding_window_mask(n_q, n_k, window, device=device)  # (n_q, n_k)
+    sinks = torch.arange(n_k, device=device)[None, :] < num_sinks  # (1, n_k)
+    return local | (sinks & causal_mask(n_q, n_k, device=device))  # (n_q, n_k)
 
 
 def padding_mask(lengths: Sequence[int] | torch.Tensor, max_len: int | None = None) -> torch.Tensor:

@@ -16,11 +16,11 @@ from ._checks import (
     check_rank,
     check_tensor,
 )
-from .core import scaled_dot_product_attention
+from .core import _attend
 from .masks import causal_mask
 
 if TYPE_CHECKING:
-    from .decoding import KVCache
+    from .caches import KVCache
 
 __all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv"]
 
@@ -29,14 +29,24 @@ def split_heads(x: torch.Tensor, num_heads: int) -> torch.Tensor:
     """(B, n, h*d) -> (B, h, n, d)."""
     check_rank(x, "x", 3, 3)
     num_heads = check_positive_int(num_heads, "num_heads")
+    check_divisible(x.shape[-1], num_heads, "x.shape[-1]", "num_heads")
+    return _split_heads(x, num_heads)
+
+
+def _split_heads(x: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """``split_heads`` without the checks (internal calls on shapes the module built itself)."""
     B, n, hd = x.shape
-    check_divisible(hd, num_heads, "x.shape[-1]", "num_heads")
     return x.view(B, n, num_heads, hd // num_heads).transpose(1, 2)  # (B, h, n, d)
 
 
 def merge_heads(x: torch.Tensor) -> torch.Tensor:
     """(B, h, n, d) -> (B, n, h*d); the inverse of ``split_heads``."""
     check_rank(x, "x", 4, 4)
+    return _merge_heads(x)
+
+
+def _merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """``merge_heads`` without the checks."""
     B, h, n, d = x.shape
     return x.transpose(1, 2).reshape(B, n, h * d)  # (B, n, h*d)
 
@@ -44,7 +54,11 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
 def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
     """(B, h_kv, n, d) -> (B, h_kv*n_rep, n, d): each K/V head serves ``n_rep`` consecutive query heads."""
     check_rank(x, "x", 4, 4)
-    n_rep = check_positive_int(n_rep, "n_rep")
+    return _repeat_kv(x, check_positive_int(n_rep, "n_rep"))
+
+
+def _repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """``repeat_kv`` without the checks."""
     return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)  # (B, h_kv*n_rep, n, d)
 
 
@@ -106,19 +120,20 @@ class MultiHeadAttention(nn.Module):
         n_k = src.shape[1] + (len(kv_cache) if kv_cache is not None else 0)
         if mask is not None:  # validate before touching the cache
             check_mask(mask, (B, self.num_heads, n_q, n_k))
-        q = split_heads(self.q_proj(x), self.num_heads)  # (B, h, n_q, d_k)
-        k = split_heads(self.k_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
-        v = split_heads(self.v_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
+        # x and context were checked once above; the internal calls below do not check again
+        q = _split_heads(self.q_proj(x), self.num_heads)  # (B, h, n_q, d_k)
+        k = _split_heads(self.k_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
+        v = _split_heads(self.v_proj(src), self.num_kv_heads)  # (B, h_kv, n_src, d_k)
         if kv_cache is not None:
             k, v = kv_cache.append(k, v)  # (B, h_kv, n_k, d_k), all tokens so far
             if mask is None:
                 mask = causal_mask(n_q, n_k, device=x.device)  # (n_q, n_k), end-aligned
         n_rep = self.num_heads // self.num_kv_heads
-        k = repeat_kv(k, n_rep)  # (B, h, n_k, d_k)
-        v = repeat_kv(v, n_rep)  # (B, h, n_k, d_k)
-        res = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=return_weights)
+        k = _repeat_kv(k, n_rep)  # (B, h, n_k, d_k)
+        v = _repeat_kv(v, n_rep)  # (B, h, n_k, d_k)
+        res = _attend(q, k, v, mask=mask, return_weights=return_weights, batch=(B, self.num_heads))
         out, weights = res if isinstance(res, tuple) else (res, None)  # out (B, h, n_q, d_k)
-        out = self.out_proj(merge_heads(out))  # (B, n_q, d_model)
+        out = self.out_proj(_merge_heads(out))  # (B, n_q, d_model)
         return (out, weights) if return_weights else out
 
     @classmethod

@@ -43,6 +43,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "11_positions": {
         "number": 11, "en": "Word order and context extension", "zh": "词序与上下文扩展",
     },
+    "12_attention_at_scale": {
+        "number": 12, "en": "Attention at LLM scale", "zh": "大模型规模下的注意力",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")

@@ -1,0 +1,264 @@
+"""KV caches: the contiguous cache, a rolling (sliding-window) buffer, attention sinks, a paged block pool.
+
+Each cache stores keys and values of shape (B, h_kv, n, d) per layer (the paged pool stores one sequence per
+``seq_id`` as (h_kv, n, d)). ``append`` returns the keys/values the new tokens may attend to.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+
+import torch
+
+from ._checks import _shape, check_positive_int, check_rank, check_tensor
+
+__all__ = ["KVCache", "RollingKVCache", "SinkKVCache", "PagedKVCache", "sink_positions"]
+
+
+def _check_kv(k: object, v: object, rank: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Raise unless k, v are float tensors of one shape and the given rank; return them."""
+    for name, t in (("k", k), ("v", v)):
+        check_tensor(t, name)
+        check_rank(t, name, rank, rank)
+    assert isinstance(k, torch.Tensor) and isinstance(v, torch.Tensor)
+    if k.shape != v.shape:
+        raise ValueError(f"k and v must have the same shape: got k {_shape(k)}, v {_shape(v)}")
+    return k, v
+
+
+class KVCache:
+    """Keys and values seen so far: k, v of shape (B, h_kv, n_cached, d) (``None`` while empty)."""
+
+    def __init__(self) -> None:
+        self.k: torch.Tensor | None = None
+        self.v: torch.Tensor | None = None
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Append k, v (B, h_kv, n_new, d) along the sequence; return the full (B, h_kv, n_cached, d) pair."""
+        for name, t in (("k", k), ("v", v)):
+            check_tensor(t, name)
+            check_rank(t, name, 4, 4)
+        if k.shape != v.shape:
+            raise ValueError(
+                f"k and v must have the same shape (B, h_kv, n_new, d): got k {_shape(k)}, v {_shape(v)}"
+            )
+        if self.k is not None and self.v is not None:
+            old = self.k.shape
+            if (k.shape[0], k.shape[1], k.shape[3]) != (old[0], old[1], old[3]) or k.dtype != self.k.dtype:
+                raise ValueError(
+                    f"new k must match the cache in (B, h_kv, d) and dtype: got k {_shape(k)} {k.dtype}, "
+                    f"cache {tuple(old)} {self.k.dtype}"
+                )
+            self.k = torch.cat([self.k, k], dim=2)  # (B, h_kv, n_cached + n_new, d)
+            self.v = torch.cat([self.v, v], dim=2)  # (B, h_kv, n_cached + n_new, d)
+        else:
+            self.k, self.v = k, v  # (B, h_kv, n_new, d)
+        return self.k, self.v
+
+    def __len__(self) -> int:
+        """Number of cached positions n_cached."""
+        return 0 if self.k is None else self.k.shape[2]
+
+    def nbytes(self) -> int:
+        """Bytes held: 2 (k and v) * B * h_kv * n_cached * d * itemsize."""
+        if self.k is None or self.v is None:
+            return 0
+        return self.k.numel() * self.k.element_size() + self.v.numel() * self.v.element_size()
+
+    def reset(self) -> None:
+        """Forget everything."""
+        self.k = self.v = None
+
+
+class RollingKVCache:
+    """Sliding-window cache (Mistral's rolling buffer): position t lives in slot t mod window; memory fixed.
+
+    ``append(k, v)`` with k, v (B, h_kv, n_new, d) returns the last ``window - 1`` stored positions followed
+    by the new ones, (B, h_kv, n_ret, d): attend to them with ``sliding_window_mask(n_new, n_ret, window)``
+    (for one new token every returned key is visible).
+    """
+
+    def __init__(self, window: int) -> None:
+        self.window = check_positive_int(window, "window")
+        self.k_buf: torch.Tensor | None = None  # (B, h_kv, window, d) once the first token arrives
+        self.v_buf: torch.Tensor | None = None
+        self.seen = 0  # positions appended so far
+
+    def _chronological(self, count: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The last ``count`` stored positions in order: (B, h_kv, count, d) each."""
+        assert self.k_buf is not None and self.v_buf is not None
+        slots = torch.arange(self.seen - count, self.seen, device=self.k_buf.device) % self.window  # (count,)
+        return self.k_buf[:, :, slots], self.v_buf[:, :, slots]
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """k, v (B, h_kv, n_new, d) -> (past window - 1 positions ++ new), each (B, h_kv, n_ret, d)."""
+        k, v = _check_kv(k, v, 4)
+        if self.k_buf is None or self.v_buf is None:
+            B, h, _, d = k.shape
+            self.k_buf = k.new_zeros(B, h, self.window, d)  # (B, h_kv, window, d), allocated once
+            self.v_buf = v.new_zeros(B, h, self.window, d)
+        elif (k.shape[0], k.shape[1], k.shape[3]) != (self.k_buf.shape[0], self.k_buf.shape[1],
+                                                      self.k_buf.shape[3]) or k.dtype != self.k_buf.dtype:
+            raise ValueError(
+                f"new k must match the cache in (B, h_kv, d) and dtype: got k {_shape(k)} {k.dtype}, "
+                f"buffer {_shape(self.k_buf)} {self.k_buf.dtype}"
+            )
+        past_k, past_v = self._chronological(min(self.seen, self.window - 1))  # (B, h_kv, <= w - 1, d)
+        keys = torch.cat([past_k, k], dim=2)  # (B, h_kv, n_ret, d)
+        values = torch.cat([past_v, v], dim=2)
+        n_new = k.shape[2]
+        keep = min(n_new, self.window)  # only the last `window` new positions can ever be seen again
+        slots = torch.arange(self.seen + n_new - keep, self.seen + n_new, device=k.device) % self.window
+        self.k_buf[:, :, slots] = k[:, :, n_new - keep:]
+        self.v_buf[:, :, slots] = v[:, :, n_new - keep:]
+        self.seen += n_new
+        return keys, values
+
+    def __len__(self) -> int:
+        """Positions held: min(seen, window)."""
+        return min(self.seen, self.window)
+
+    def nbytes(self) -> int:
+        """Bytes of the two fixed buffers: 2 * B * h_kv * window * d * itemsize (0 before the first token)."""
+        if self.k_buf is None or self.v_buf is None:
+            return 0
+        return self.k_buf.numel() * self.k_buf.element_size() + self.v_buf.numel() * self.v_buf.element_size()
+
+
+def sink_positions(n: int, num_sinks: int, window: int) -> list[int]:
+    """Positions kept for the query at n - 1 (StreamingLLM): the first ``num_sinks`` + the last ``window``."""
+    n = check_positive_int(n, "n")
+    window = check_positive_int(window, "window")
+    if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
+        raise ValueError(f"num_sinks must be a non-negative int: got {num_sinks!r}")
+    return sorted(set(range(min(num_sinks, n))) | set(range(max(0, n - window), n)))
+
+
+class SinkKVCache:
+    """StreamingLLM cache: the first ``num_sinks`` tokens forever + a window of the most recent ones.
+
+    ``append(k, v)`` takes one new token (B, h_kv, 1, d) and returns the kept keys/values including it,
+    (B, h_kv, n_kept, d) with n_kept <= num_sinks + window; ``positions`` lists which positions they are.
+    """
+
+    def __init__(self, num_sinks: int, window: int) -> None:
+        if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
+            raise ValueError(f"num_sinks must be a non-negative int: got {num_sinks!r}")
+        self.num_sinks = num_sinks
+        self.window = check_positive_int(window, "window")
+        self.k: torch.Tensor | None = None  # (B, h_kv, n_kept, d)
+        self.v: torch.Tensor | None = None
+        self.positions: list[int] = []
+        self.seen = 0
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """k, v (B, h_kv, 1, d) -> kept (B, h_kv, n_kept, d): sinks ++ the last ``window`` positions."""
+        k, v = _check_kv(k, v, 4)
+        if k.shape[2] != 1:
+            raise ValueError(f"SinkKVCache.append takes one token at a time: got k {_shape(k)}")
+        if self.k is None or self.v is None:
+            self.k, self.v = k, v
+        else:
+            if (k.shape[0], k.shape[1], k.shape[3]) != (self.k.shape[0], self.k.shape[1], self.k.shape[3]):
+                raise ValueError(f"new k must match the cache in (B, h_kv, d): got k {_shape(k)}, "
+                                 f"cache {_shape(self.k)}")
+            self.k = torch.cat([self.k, k], dim=2)  # (B, h_kv, n_kept + 1, d)
+            self.v = torch.cat([self.v, v], dim=2)
+        self.positions.append(self.seen)
+        self.seen += 1
+        keep = [i for i, p in enumerate(self.positions) if p < self.num_sinks or p >= self.seen - self.window]
+        if len(keep) < len(self.positions):  # evict the oldest non-sink token
+            idx = torch.tensor(keep, device=k.device)
+            self.k, self.v = self.k[:, :, idx], self.v[:, :, idx]
+            self.positions = [self.positions[i] for i in keep]
+        return self.k, self.v
+
+    def __len__(self) -> int:
+        """Positions held (<= num_sinks + window)."""
+        return len(self.positions)
+
+
+class PagedKVCache:
+    """vLLM-style paged cache: one pool of ``num_blocks`` fixed-size blocks shared by many sequences.
+
+    Pool tensors are (num_blocks, h_kv, block_size, d); each sequence owns a block table (list of block ids)
+    and a length. A sequence of length n holds ceil(n / block_size) blocks, so at most block_size - 1 slots
+    are unused per sequence; ``free`` returns its blocks to the pool for the next sequence.
+    """
+
+    def __init__(
+        self,
+        block_size: int,
+        num_blocks: int,
+        num_kv_heads: int,
+        head_dim: int,
+        dtype: torch.dtype = torch.float32,
+        device: torch.device | str | None = None,
+    ) -> None:
+        self.block_size = check_positive_int(block_size, "block_size")
+        self.num_blocks = check_positive_int(num_blocks, "num_blocks")
+        self.num_kv_heads = check_positive_int(num_kv_heads, "num_kv_heads")
+        self.head_dim = check_positive_int(head_dim, "head_dim")
+        shape = (self.num_blocks, self.num_kv_heads, self.block_size, self.head_dim)
+        self.k_pool = torch.zeros(shape, dtype=dtype, device=device)  # (num_blocks, h_kv, block, d)
+        self.v_pool = torch.zeros(shape, dtype=dtype, device=device)
+        self._free = list(range(self.num_blocks - 1, -1, -1))  # a stack: the last freed block is reused first
+        self.block_tables: dict[Hashable, list[int]] = {}
+        self.lengths: dict[Hashable, int] = {}
+
+    @property
+    def num_free_blocks(self) -> int:
+        """Blocks not owned by any sequence."""
+        return len(self._free)
+
+    def append(self, seq_id: Hashable, k: torch.Tensor, v: torch.Tensor) -> None:
+        """Append k, v (h_kv, n_new, d) to sequence ``seq_id`` (created on first use), allocating blocks."""
+        k, v = _check_kv(k, v, 3)
+        if (k.shape[0], k.shape[2]) != (self.num_kv_heads, self.head_dim) or k.dtype != self.k_pool.dtype:
+            raise ValueError(
+                f"k must be (h_kv={self.num_kv_heads}, n_new, d={self.head_dim}) "
+                f"of dtype {self.k_pool.dtype}: "
+                f"got k {_shape(k)} {k.dtype}"
+            )
+        table = self.block_tables.setdefault(seq_id, [])
+        n = self.lengths.get(seq_id, 0)
+        n_new = k.shape[1]
+        need = math.ceil((n + n_new) / self.block_size) - len(table)
+        if need > len(self._free):
+            raise RuntimeError(
+                f"PagedKVCache is out of blocks: sequence {seq_id!r} needs {need} more, "
+                f"{len(self._free)} free"
+            )
+        table.extend(self._free.pop() for _ in range(need))
+        pos = torch.arange(n, n + n_new)  # (n_new,) absolute positions
+        blocks = torch.tensor(table, dtype=torch.long)[pos // self.block_size]  # (n_new,) physical block ids
+        offsets = pos % self.block_size  # (n_new,) slot inside the block
+        self.k_pool[blocks, :, offsets] = k.transpose(0, 1)  # pool[(n_new), h_kv, d] <- (n_new, h_kv, d)
+        self.v_pool[blocks, :, offsets] = v.transpose(0, 1)
+        self.lengths[seq_id] = n + n_new
+
+    def gather(self, seq_id: Hashable) -> tuple[torch.Tensor, torch.Tensor]:
+        """Keys and values of ``seq_id`` in order, read through its block table: (h_kv, n, d) each."""
+        if seq_id not in self.block_tables:
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {sorted(map(repr, self.lengths))}")
+        table = torch.tensor(self.block_tables[seq_id], dtype=torch.long)
+        n = self.lengths[seq_id]
+        out = []
+        for pool in (self.k_pool, self.v_pool):
+            blocks = pool[table]  # (n_blocks, h_kv, block, d)
+            flat = blocks.transpose(0, 1).reshape(self.num_kv_heads, -1, self.head_dim)  # (h_kv, nb*bs, d)
+            out.append(flat[:, :n])  # (h_kv, n, d)
+        return out[0], out[1]
+
+    def free(self, seq_id: Hashable) -> None:
+        """Return the blocks of ``seq_id`` to the pool and forget the sequence."""
+        if seq_id not in self.block_tables:
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache")
+        self._free.extend(reversed(self.block_tables.pop(seq_id)))
+        del self.lengths[seq_id]
+
+    def wasted_slots(self, seq_id: Hashable | None = None) -> int:
+        """Allocated but unused token slots (of one sequence, or all): blocks * block_size - length."""
+        ids = list(self.block_tables) if seq_id is None else [seq_id]
+        return sum(len(self.block_tables[s]) * self.block_size - self.lengths[s] for s in ids)

@@ -1,0 +1,152 @@
+"""FlashAttention with backward: exact output and gradients, O(n) saved memory; split-K decoding."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from selfattention import (
+    causal_mask,
+    flash_attention,
+    merge_attention_partials,
+    saved_tensor_bytes,
+    scaled_dot_product_attention,
+    split_kv_attention,
+    tiled_attention,
+)
+
+
+def _naive(q, k, v, causal):
+    """The explicit path: scores, (end-aligned) mask, softmax, weighted sum; autograd through every op."""
+    mask = causal_mask(q.shape[-2], k.shape[-2]) if causal else None
+    return scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)[0]
+
+
+CASES = [(1, 1), (33, 33), (64, 64), (20, 53), (53, 20), (70, 31)]
+
+
+@pytest.mark.parametrize("n_q,n_k", CASES)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype,atol", [(torch.float64, 1e-10), (torch.float32, 1e-5)])
+def test_output_and_gradients_equal_naive(n_q, n_k, causal, dtype, atol) -> None:
+    g = torch.Generator().manual_seed(n_q * 100 + n_k)
+    q = torch.randn(2, 3, n_q, 8, generator=g).to(dtype).requires_grad_()
+    k = torch.randn(2, 3, n_k, 8, generator=g).to(dtype).requires_grad_()
+    v = torch.randn(2, 3, n_k, 6, generator=g).to(dtype).requires_grad_()
+    d_out = torch.randn(2, 3, n_q, 6, generator=g).to(dtype)
+    out = flash_attention(q, k, v, causal=causal, block_size=16)
+    ref = _naive(q, k, v, causal)
+    assert out.shape == (2, 3, n_q, 6)
+    torch.testing.assert_close(out, ref, atol=atol, rtol=0)
+    grads = torch.autograd.grad(out, (q, k, v), d_out)
+    ref_grads = torch.autograd.grad(ref, (q, k, v), d_out)
+    for name, a, b in zip("qkv", grads, ref_grads, strict=True):
+        assert a.shape == b.shape, name
+        torch.testing.assert_close(a, b, atol=atol, rtol=0, msg=f"d{name}")
+    if causal and n_q > n_k:  # the first n_q - n_k queries see no key: output 0, gradient 0
+        assert out[..., : n_q - n_k, :].abs().max() == 0
+        assert grads[0][..., : n_q - n_k, :].abs().max() == 0
+
+
+def test_gradients_equal_torch_sdpa_and_gradcheck() -> None:
+    g = torch.Generator().manual_seed(1)
+    q, k, v = (
+        torch.randn(1, 2, 12, 4, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3)
+    )
+    out = flash_attention(q, k, v, causal=True, block_size=5, scale=0.7)
+    ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7)
+    torch.testing.assert_close(out, ref, atol=1e-12, rtol=0)
+    assert torch.autograd.gradcheck(lambda a, b, c: flash_attention(a, b, c, causal=True, block_size=5),
+                                    (q, k, v))
+
+
+def test_broadcast_batch_gradient_is_summed() -> None:
+    g = torch.Generator().manual_seed(2)
+    q = torch.randn(2, 4, 10, 8, generator=g, dtype=torch.float64, requires_grad=True)
+    k = torch.randn(1, 4, 10, 8, generator=g, dtype=torch.float64, requires_grad=True)  # shared over batch
+    v = torch.randn(1, 4, 10, 8, generator=g, dtype=torch.float64, requires_grad=True)
+    dk = torch.autograd.grad(flash_attention(q, k, v, block_size=3).sum(), k)[0]
+    dk_ref = torch.autograd.grad(_naive(q, k, v, False).sum(), k)[0]
+    assert dk.shape == (1, 4, 10, 8)
+    torch.testing.assert_close(dk, dk_ref, atol=1e-10, rtol=0)
+
+
+def _saved(fn, n: int, d: int = 16) -> int:
+    q, k, v = (torch.randn(1, 1, n, d, requires_grad=True) for _ in range(3))
+    return saved_tensor_bytes(fn, q, k, v)
+
+
+def test_saved_bytes_grow_linearly_for_flash_quadratically_for_naive() -> None:
+    flash = lambda q, k, v: flash_attention(q, k, v, causal=True, block_size=512)  # noqa: E731
+    naive = lambda q, k, v: _naive(q, k, v, False)  # noqa: E731
+    tiled = lambda q, k, v: tiled_attention(q, k, v, block_size=512)  # noqa: E731
+    f2, f4 = _saved(flash, 2048), _saved(flash, 4096)
+    # exactly q, k, v, O (n x d float32 each) and L (n float32): nothing of size n^2
+    assert f4 == 4 * 4096 * 16 * 4 + 4096 * 4
+    assert f4 / f2 < 2.2
+    n2, n4 = _saved(naive, 2048), _saved(naive, 4096)
+    assert 3.6 < n4 / n2 < 4.1
+    assert n4 > 4096 * 4096 * 4  # at least one n x n float32 matrix is kept
+    t2, t4 = _saved(tiled, 2048), _saved(tiled, 4096)  # tiled without a custom backward: quadratic too
+    assert 3.6 < t4 / t2 < 4.1
+
+
+def test_backward_recomputes_and_never_allocates_n_squared() -> None:
+    n, block = 512, 64
+    q, k, v = (torch.randn(1, 1, n, 8, requires_grad=True) for _ in range(3))
+    out = flash_attention(q, k, v, block_size=block)
+    sizes: list[int] = []
+
+    class _Record(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            res = func(*args, **(kwargs or {}))
+            for t in torch.utils._pytree.tree_flatten(res)[0]:
+                if isinstance(t, torch.Tensor):
+                    sizes.append(t.numel())
+            return res
+
+    with _Record():
+        out.sum().backward()
+    assert max(sizes) <= max(block * block, n * 8)  # the largest tensor is a block or an n x d gradient
+    assert q.grad is not None and k.grad is not None and v.grad is not None
+
+
+@pytest.mark.parametrize("splits", [1, 2, 3, 7])
+def test_split_kv_decoding_equals_full_attention(splits) -> None:
+    g = torch.Generator().manual_seed(splits)
+    q = torch.randn(2, 4, 1, 16, generator=g, dtype=torch.float64)
+    k = torch.randn(2, 4, 50, 16, generator=g, dtype=torch.float64)
+    v = torch.randn(2, 4, 50, 16, generator=g, dtype=torch.float64)
+    out = split_kv_attention(q, k, v, num_splits=splits)
+    torch.testing.assert_close(out, F.scaled_dot_product_attention(q, k, v), atol=1e-12, rtol=0)
+
+
+def test_merging_without_rescaling_would_be_wrong() -> None:
+    g = torch.Generator().manual_seed(5)
+    q = torch.randn(1, 1, 1, 8, generator=g, dtype=torch.float64) * 3
+    k = torch.randn(1, 1, 40, 8, generator=g, dtype=torch.float64)
+    v = torch.randn(1, 1, 40, 8, generator=g, dtype=torch.float64)
+    from selfattention import attention_with_lse
+
+    (o1, l1), (o2, l2) = attention_with_lse(q, k[..., :10, :], v[..., :10, :]), attention_with_lse(
+        q, k[..., 10:, :], v[..., 10:, :]
+    )
+    full = F.scaled_dot_product_attention(q, k, v)
+    merged, lse = merge_attention_partials([o1, o2], [l1, l2])
+    torch.testing.assert_close(merged, full, atol=1e-12, rtol=0)
+    torch.testing.assert_close(lse, torch.logsumexp((q @ k.transpose(-2, -1)) / 8**0.5, dim=-1),
+                               atol=1e-12, rtol=0)
+    assert (((o1 + o2) / 2) - full).abs().max() > 1e-3  # a plain average of the parts is not attention
+
+
+def test_errors_name_the_argument() -> None:
+    q = torch.randn(1, 1, 4, 8)
+    with pytest.raises(ValueError, match="block_size"):
+        flash_attention(q, q, q, block_size=0)
+    with pytest.raises(ValueError, match="causal"):
+        flash_attention(q, q, q, causal=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="q and k"):
+        flash_attention(q, torch.randn(1, 1, 4, 7), q)
+    with pytest.raises(ValueError, match="num_splits"):
+        split_kv_attention(q, q, q, num_splits=5)
