@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import bank
-from .matcher import MatchResult, check_answer
+from .matcher import MatchResult
 from .store import ENV_DB, Store, StoreError, default_db_path, parse_now
 
 __all__ = ["main", "build_parser", "resolve_chapter", "terminal_text", "select_study"]
@@ -415,8 +415,9 @@ def _show_reveal(
         terminal_text(card.spoken[lang]),
         "green",
     )
-    result = check_answer(typed, card.keywords) if typed.strip() else None
-    ui.say("Key points:" if lang == "en" else "要点：", style="bold")
+    result = card.check(typed) if typed.strip() else None
+    zh = lang == "zh"
+    ui.say("Key points:" if not zh else "要点：", style="bold")
     for i, point in enumerate(card.key_points[lang]):
         if result is None:
             ui.say(f"  • {terminal_text(point)}" if not ui.plain else f"  - {terminal_text(point)}")
@@ -424,19 +425,42 @@ def _show_reveal(
             hit = i in result.covered
             ui.say(f"  {ui.ok if hit else ui.no} {terminal_text(point)}", style="green" if hit else "red")
     if result is not None:
+        for j in result.stated:
+            myth, fix = bank.split_misconception(card.misconceptions[j][lang], lang)
+            ui.say(
+                "Your answer states a common misconception:" if not zh else "你的回答里有一个常见误区：",
+                style="bold red",
+            )
+            ui.say(f"  {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="red")
+            if fix:
+                ui.say(f"  {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}", style="green")
+            voided = [i for i, k in result.blocked.items() if k == j and i in result.hits]
+            if voided:
+                ui.say(
+                    "  So these do not count as covered: " + ", ".join(f"#{i + 1}" for i in voided)
+                    if not zh
+                    else "  所以这些要点不算提到：" + "、".join(f"第 {i + 1} 条" for i in voided),
+                    style="red",
+                )
         ui.say(
             f"Your typed answer mentions {len(result.covered)}/{result.total} key points "
-            "(a keyword check: words, not understanding).",
+            "(a keyword check: words, not understanding)."
+            if not zh
+            else f"你的回答提到了 {len(result.covered)}/{result.total} 个要点"
+            "（关键词检查：只看用词，不看理解）。",
             style="bold",
         )
         if result.missed:
-            ui.say("Missed:" if lang == "en" else "没提到：", style="red")
+            ui.say("Missed:" if not zh else "没提到：", style="red")
             for i in result.missed:
                 ui.say(f"  - {terminal_text(card.key_points[lang][i])}", style="red")
     if card.misconceptions:
-        ui.say("Watch out:" if lang == "en" else "常见误区：", style="bold")
+        ui.say("Watch out:" if not zh else "常见误区：", style="bold")
         for m in card.misconceptions[:3]:
-            ui.say(f"  ! {terminal_text(m[lang])}", style="yellow")
+            myth, fix = bank.split_misconception(m[lang], lang)
+            ui.say(f"  ! {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="yellow")
+            if fix:
+                ui.say(f"    {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}")
     return result
 
 
