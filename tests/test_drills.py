@@ -16,7 +16,8 @@ import pytest
 from selfattention.interview.drills import DRILLS, detect_drill
 from selfattention.interview.drills._worker import run_checks
 from selfattention.interview.drills.checks_index import NAMES
-from selfattention.interview.grader import GradeReport, format_report, grade_file
+from selfattention.interview.drills.rules import find_violations
+from selfattention.interview.grader import STATIC_CHECK, GradeReport, format_report, grade_file
 from selfattention.interview.rehearse import main
 
 SOLUTIONS: dict[str, str] = {
@@ -146,6 +147,83 @@ def _edit(drill: str, old: str, new: str) -> str:
 
 BROKEN: dict[str, tuple[str, str, str, str]] = {
     # name: (drill, source, failing check (prefix), message fragment)
+    # -- cheats (issue 15): each passed every check before the run-time guard --------------------------
+    "imports the package": (
+        "sdpa",
+        "# drill: sdpa\nfrom selfattention import scaled_dot_product_attention as _s\n\n\n"
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    return _s(q, k, v, mask=mask, return_weights=True)\n",
+        "file loads",
+        "your file imports selfattention: the drill is to write it yourself",
+    ),
+    "F.sdpa inside mha": (
+        "mha",
+        _edit("mha", "out = torch.softmax(s, -1) @ v",
+              "out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)"),
+        "one head equals",
+        "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "F.sdpa hidden from the static check": (
+        "sdpa",
+        "# drill: sdpa\nimport torch\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    f = getattr(torch.nn.functional, 'scaled_dot_' + 'product_attention')\n"
+        "    return f(q, k, v, attn_mask=mask), None\n",
+        "returns (out, weights)",
+        "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "torch.softmax in stable_softmax": (
+        "causal",
+        _edit("causal", "    m = scores.amax(dim=-1, keepdim=True)",
+              "    return torch.nan_to_num(torch.softmax(scores, -1))\n"
+              "    m = scores.amax(dim=-1, keepdim=True)"),
+        "stable_softmax matches",
+        "not allowed: your code calls torch.softmax: stable_softmax must be written with exp, max and sum",
+    ),
+    "Tensor.softmax in stable_softmax, Forbidden swallowed": (
+        "causal",
+        _edit("causal", "    m = scores.amax(dim=-1, keepdim=True)",
+              "    try:\n        return torch.nan_to_num(scores.softmax(-1))\n"
+              "    except BaseException:\n        return torch.nan_to_num(scores.softmax(-1))\n"
+              "    m = scores.amax(dim=-1, keepdim=True)"),
+        "stable_softmax matches",
+        "not allowed: your code calls Tensor.softmax",
+    ),
+    # -- bugs the grader now names ------------------------------------------------------------------
+    "-1e9 fill breaks float16": (
+        "sdpa",
+        _edit("sdpa", 'masked_fill(~mask, float("-inf"))', "masked_fill(~mask, -1e9)"),
+        "float16 inputs",
+        "does not fit in float16",
+    ),
+    "mask applied after the softmax": (
+        "sdpa",
+        _edit("sdpa", """        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)""", """        weights = torch.softmax(scores, dim=-1) * mask
+    else:
+        weights = torch.softmax(scores, dim=-1)"""),
+        "mask: False positions",
+        "the mask is applied after the softmax",
+    ),
+    "mha softmax over the queries": (
+        "mha",
+        _edit("mha", "out = torch.softmax(s, -1) @ v", "out = torch.softmax(s, -2) @ v"),
+        "one head equals",
+        "the softmax runs over the queries (dim -2) instead of the keys (dim -1)",
+    ),
+    "mha without the output projection": (
+        "mha",
+        _edit("mha", "return self.out_proj(out.transpose(1, 2).reshape(B, n, D))",
+              "return out.transpose(1, 2).reshape(B, n, D)"),
+        "one head equals",
+        "the output projection out_proj is missing",
+    ),
+    "alibi bias scaled with the scores": (
+        "alibi",
+        _edit("alibi", "s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + alibi_bias(h, n)",
+              "s = (q @ k.transpose(-2, -1) + alibi_bias(h, n)) / math.sqrt(q.shape[-1])"),
+        "alibi_attention matches",
+        "the bias is divided by sqrt(d_k) together with the scores",
+    ),
     "wrong shape": (
         "sdpa",
         _edit("sdpa", "return weights @ v, weights", "return (weights @ v).transpose(-2, -1), weights"),
@@ -288,7 +366,7 @@ def test_correct_solution_passes_every_check(tmp_path: Path, drill: str) -> None
 @pytest.mark.parametrize("case", list(BROKEN))
 def test_broken_solution_fails_with_the_right_message(tmp_path: Path, case: str) -> None:
     drill, source, check, fragment = BROKEN[case]
-    results = _grade_in_process(tmp_path, source)
+    results = _grade_in_process(tmp_path, source, complete=check != "file loads")
     failed = {name: msg for name, (ok, msg) in results.items() if not ok}
     matching = [name for name in failed if name.startswith(check)]
     assert matching, f"expected check {check!r} to fail; failures: {failed}"
@@ -357,7 +435,7 @@ def test_grade_in_a_subprocess_end_to_end(tmp_path: Path, capsys: pytest.Capture
 
     out_good = capsys.readouterr().out
     assert code_good == 0, out_good
-    n = 2 + len(NAMES["causal"])
+    n = 3 + len(NAMES["causal"])  # file compiles, no forbidden shortcut, file loads, the drill's checks
     assert out_good.count("[PASS]") == n and "[FAIL]" not in out_good  # stdout is not a TTY: ASCII marks
     assert f"{n}/{n} checks passed" in out_good
 
@@ -416,3 +494,59 @@ def test_drill_command_writes_scaffold_lists_and_never_overwrites(tmp_path: Path
     assert out.read_text(encoding="utf-8") == "my work in progress"
     assert main(["drill", "mha", "--out", str(out), "--force"]) == 0
     assert out.read_text(encoding="utf-8") == DRILLS["mha"].scaffold
+
+
+# -- the static check (no torch): forbidden imports and calls read from the source ---------------------
+@pytest.mark.parametrize("drill", list(DRILLS))
+def test_correct_solutions_use_no_forbidden_shortcut(drill: str) -> None:
+    assert find_violations(SOLUTIONS[drill], drill) == []
+
+
+@pytest.mark.parametrize(
+    ("drill", "source", "what"),
+    [
+        ("sdpa", "import selfattention\n", "import selfattention"),
+        ("sdpa", "from selfattention.core import causal_mask\n", "import selfattention.core"),
+        ("mha", "import torch.nn.functional as F\ny = F.scaled_dot_product_attention(q, k, v)\n",
+         "F.scaled_dot_product_attention"),
+        ("mha", "from torch.nn.functional import scaled_dot_product_attention as s\n",
+         "from torch.nn.functional import scaled_dot_product_attention"),
+        ("mha", "from torch import nn\nm = nn.MultiheadAttention(8, 2)\n", "nn.MultiheadAttention"),
+        ("sdpa", "import torch\nf = getattr(torch.nn.functional, 'scaled_dot_product_attention')\n",
+         "'scaled_dot_product_attention'"),
+        ("sdpa", "m = __import__('selfattention')\n", "__import__"),
+        ("sdpa", "import importlib\n", "import importlib"),
+        ("sdpa", "from torch.nn.functional import *\n", "from torch.nn.functional import *"),
+        ("causal", "import torch\ndef stable_softmax(s, mask=None):\n"
+         "    return torch.softmax(s, -1)\n", "torch.softmax"),
+        ("causal", "import torch.nn.functional as F\ndef stable_softmax(s, mask=None):\n"
+         "    def inner(t):\n        return F.log_softmax(t, -1).exp()\n"
+         "    return inner(s)\n", "F.log_softmax"),
+        ("causal", "def stable_softmax(s, mask=None):\n    return s.softmax(-1)\n", "s.softmax"),
+    ],
+)
+def test_static_check_names_the_forbidden_use(drill: str, source: str, what: str) -> None:
+    found = find_violations(source, drill)
+    assert [v.what for v in found][:1] == [what], found
+
+
+def test_static_check_allows_what_the_drill_allows() -> None:
+    # torch.softmax is fine outside stable_softmax and in the other drills; the file's own function is fine
+    ok = "import torch\ndef causal_attention(q, k, v):\n    return torch.softmax(q @ k.mT, -1) @ v\n"
+    assert find_violations(ok, "causal") == []
+    recursive = (
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    return scaled_dot_product_attention(q, k, v)\n"
+    )
+    assert find_violations(recursive, "sdpa") == []
+
+
+def test_grade_reports_the_static_check(tmp_path: Path) -> None:
+    path = tmp_path / "cheat.py"
+    path.write_text(BROKEN["F.sdpa inside mha"][1], encoding="utf-8")
+    report = grade_file(path)
+    static = [r for r in report.results if r.name == STATIC_CHECK]
+    assert static and static[0].status == "fail"
+    assert "torch.nn.functional.scaled_dot_product_attention" in static[0].message
+    assert static[0].message.startswith("line 27: ")
+    assert not report.passed

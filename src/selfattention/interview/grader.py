@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .drills import DRILLS, detect_drill, get_drill
+from .drills.rules import find_violations
 
 __all__ = ["CheckResult", "GradeReport", "grade_file", "format_report", "cmd_grade", "cmd_drill"]
 
+STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
 
 
@@ -55,7 +57,7 @@ def _check_names(drill: str) -> list[str]:
     """Names of the drill's checks without importing torch (read from the checks module's source)."""
     from .drills import checks_index
 
-    return ["file compiles", "file loads", *checks_index.NAMES[drill]]
+    return ["file compiles", STATIC_CHECK, "file loads", *checks_index.NAMES[drill]]
 
 
 def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
@@ -90,7 +92,14 @@ def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
             drill,
             [CheckResult(names[0], "fail", msg)] + [CheckResult(n, "skip", "not run") for n in names[1:]],
         )
-    results = [CheckResult(names[0], "pass")] + _run_worker(path, drill, timeout)
+    found = find_violations(source, drill)
+    static = (
+        CheckResult(STATIC_CHECK, "pass")
+        if not found
+        else CheckResult(STATIC_CHECK, "fail", "; ".join(str(v) for v in found[:3])
+                         + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
+    )
+    results = [CheckResult(names[0], "pass"), static] + _run_worker(path, drill, timeout)
     done = {r.name for r in results}
     results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
     return GradeReport(path, drill, results)

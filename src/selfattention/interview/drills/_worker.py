@@ -18,8 +18,11 @@ from collections.abc import Callable
 def run_checks(path: str, drill: str, send: Callable[..., None]) -> None:
     """Load the user's file and run the drill's checks, reporting each through ``send(event=..., ...)``."""
     from . import checks  # imports torch and the package: slow, so before the clock starts
+    from .rules import Forbidden, Guard
 
     checks.user_file[0] = os.path.abspath(path)
+    guard = Guard(checks.user_file[0], drill)
+    guard.install()  # tripwires on the forbidden callables, live only for calls from the user's file
     send(event="ready")
     send(event="start", check="file loads")
     try:
@@ -32,25 +35,30 @@ def run_checks(path: str, drill: str, send: Callable[..., None]) -> None:
             f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == checks.user_file[0]
         ]
         where = f" (line {lines[-1]} of your file)" if lines else ""
-        send(
-            event="result",
-            check="file loads",
-            ok=False,
-            message=f"importing your file raises {type(exc).__name__}: {exc}{where}",
-        )
+        raised = f"importing your file raises {type(exc).__name__}: {exc}"
+        what = str(exc) if isinstance(exc, Forbidden) else raised
+        send(event="result", check="file loads", ok=False, message=f"{what}{where}")
         send(event="done")
         return
     send(event="result", check="file loads", ok=True, message="")
     for name, fn in checks.CHECKS[drill]:
         send(event="start", check=name)
+        seen = len(guard.violations)
         try:
             fn(module)
         except checks.CheckFailed as exc:
             send(event="result", check=name, ok=False, message=str(exc))
+        except Forbidden as exc:
+            send(event="result", check=name, ok=False, message=f"not allowed: {exc}{checks.where(exc)}")
         except BaseException as exc:  # noqa: BLE001 - a bug in user code escaping _call, or SystemExit
             send(event="result", check=name, ok=False, message=f"raises {type(exc).__name__}: {exc}")
         else:
-            send(event="result", check=name, ok=True, message="")
+            caught = list(guard.new_since(seen))  # the user's code swallowed the Forbidden: still a fail
+            if caught:
+                send(event="result", check=name, ok=False, message=f"not allowed: {caught[0]}")
+            else:
+                send(event="result", check=name, ok=True, message="")
+    guard.uninstall()
     send(event="done")
 
 

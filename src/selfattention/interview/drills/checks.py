@@ -37,6 +37,11 @@ class CheckFailed(Exception):
 
 
 # -- helpers -----------------------------------------------------------------------------------------------
+def where(exc: BaseException) -> str:
+    """' (line N of your file)' for the last frame of ``exc`` in the user's file, else ''."""
+    return _where(exc)
+
+
 def _where(exc: BaseException) -> str:
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == user_file[0]]
     return f" (line {lines[-1]} of your file)" if lines else ""
@@ -225,8 +230,34 @@ def sdpa_mask(mod: ModuleType) -> None:
             raise CheckFailed(
                 f"masked positions (mask False) get weight up to {leaked:.3g}, expected 0 for {case}{hint}"
             )
-        _close("weights", w, ref_w, case)
-        _close("out", _tensor("out", out), ref_out, case)
+        after = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), -1) * mask
+        hint = (
+            "the mask is applied after the softmax: the rows no longer sum to 1; set the hidden scores to "
+            "-inf before the softmax",
+        )
+        _close("weights", w, ref_w, case, hints=((hint[0], after),))
+        _close("out", _tensor("out", out), ref_out, case, hints=((hint[0], after @ v),))
+
+
+def sdpa_fp16(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = (t.half() for t in _qkv(14, 1, 2, 4, 6, 8, 8))
+    mask = _random_mask(14, (4, 6))
+    case = _case(14, q=q, k=k, v=v, mask=mask) + " in float16"
+    try:
+        res = _call("scaled_dot_product_attention", f, q, k, v, mask)
+    except CheckFailed as exc:
+        msg = str(exc)
+        if "Half" in msg and "overflow" in msg:
+            msg += (
+                "; a finite fill such as -1e9 does not fit in float16 (largest 65504): use float('-inf') "
+                "(or torch.finfo(scores.dtype).min)"
+            )
+        raise CheckFailed(msg) from None
+    out, w = _pair("scaled_dot_product_attention", res)
+    ref_out, ref_w = _ref(q.float(), k.float(), v.float(), mask=mask)
+    _close("weights", _tensor("weights", w).float(), ref_w, case, atol=2e-3)
+    _close("out", _tensor("out", out).float(), ref_out, case, atol=1e-2)
 
 
 def sdpa_padding(mod: ModuleType) -> None:
@@ -408,6 +439,25 @@ def mha_shape(mod: ModuleType) -> None:
     _shape("forward(x) for x (2, 5, 16)", _call("forward", m, x), (2, 5, 16))
 
 
+def _mha_variant(
+    m: nn.Module, x: torch.Tensor, h: int, mask: torch.Tensor | None, scale: float | None = None,
+    axis: int = -1, out_proj: bool = True,
+) -> torch.Tensor:
+    """Multi-head attention with the user's weights and one deliberate bug (for naming the bug)."""
+    B, n, D = x.shape
+    d_k = D // h
+
+    def split(t: torch.Tensor) -> torch.Tensor:
+        return t.view(B, n, h, d_k).transpose(1, 2)
+
+    q, k, v = split(m.q_proj(x)), split(m.k_proj(x)), split(m.v_proj(x))
+    s = q @ k.transpose(-2, -1) * (1 / math.sqrt(d_k) if scale is None else scale)
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    o = (torch.softmax(s, axis) @ v).transpose(1, 2).reshape(B, n, D)
+    return m.out_proj(o) if out_proj else o
+
+
 def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | None = None) -> None:
     d_model = 16
     for seed in seeds:
@@ -416,15 +466,19 @@ def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | Non
         got = _tensor("forward", _call("forward", m, x) if mask is None else _call("forward", m, x, mask))
         with torch.no_grad():
             ref = _copy_to_ref(m, d_model, h)(x, mask=mask)
-            d_k = d_model // h
             hints = (
+                ("the 1/sqrt(d_k) scale looks missing", _mha_variant(m, x, h, mask, scale=1.0)),
                 (
-                    "the 1/sqrt(d_k) scale looks missing",
-                    _copy_to_ref(m, d_model, h, math.sqrt(d_k))(x, mask=mask),
+                    "it divides by sqrt(d_model) instead of sqrt(d_k): that is sqrt(h * d_k), the full width",
+                    _mha_variant(m, x, h, mask, scale=1 / math.sqrt(d_model)),
                 ),
                 (
-                    "it divides by sqrt(d_model) instead of sqrt(d_k) (d_k = d_model / h)",
-                    _copy_to_ref(m, d_model, h, math.sqrt(d_k / d_model))(x, mask=mask),
+                    "the softmax runs over the queries (dim -2) instead of the keys (dim -1)",
+                    _mha_variant(m, x, h, mask, axis=-2),
+                ),
+                (
+                    "the output projection out_proj is missing: apply it after merging the heads",
+                    _mha_variant(m, x, h, mask, out_proj=False),
                 ),
             )
         case = f"seed {seed}, x (2, 5, {d_model}), num_heads={h}" + (
@@ -604,6 +658,10 @@ def alibi_attention_check(mod: ModuleType) -> None:
         hints=(
             ("the ALiBi bias is missing", _ref(q, k, v, mask=sa.causal_mask(6))[0]),
             ("the causal mask is missing", _ref(q, k, v, bias=ref_alibi_bias(4, 6, 6))[0]),
+            (
+                "the bias is divided by sqrt(d_k) together with the scores: add it after the scaling",
+                _ref(q, k, v, mask=sa.causal_mask(6), bias=ref_alibi_bias(4, 6, 6) / math.sqrt(8))[0],
+            ),
         ),
     )
 
@@ -615,7 +673,7 @@ def alibi_leak(mod: ModuleType) -> None:
 
 
 _FUNCS: dict[str, list[Check]] = {
-    "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large],
+    "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large, sdpa_fp16],
     "causal": [
         causal_mask_check,
         softmax_basic,

@@ -12,6 +12,7 @@ NAMES: dict[str, list[str]] = {
         "mask: False positions get weight 0, output matches",
         "padding mask (B, 1, 1, n_k) broadcasts",
         "stays finite and correct for large scores",
+        "float16 inputs: correct, and the mask fill fits in float16",
     ],
     "causal": [
         "causal_mask: lower-triangular bool, diagonal included",
