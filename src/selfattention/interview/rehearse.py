@@ -338,6 +338,7 @@ class Session:
 
     answers: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
+    pending: str = ""  # a rating given but not yet on disk (waiting for a locked file)
 
 
 class _Quit(Exception):
@@ -514,18 +515,32 @@ def _ask_card(
     new_state, _log = sched.review_card(
         state, fsrs.Rating(rating), review_datetime=now, review_duration=int(seconds * 1000)
     )
-    store.record(
-        card.id,
-        card.chapter,
-        new_state,
-        rating,
-        now,
-        seconds,
-        mode,
-        lang,
-        None if result is None else len(result.covered),
-        None if result is None else result.total,
-    )
+    def busy(attempt: int) -> None:
+        if attempt == 1:
+            ui.say(
+                f"The progress file is locked by another program; your rating ({RATINGS[rating]}) is kept "
+                "and will be saved as soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
+                style="yellow",
+            )
+
+    session.pending = f"{card.id} ({RATINGS[rating]})"
+    try:
+        store.record(
+            card.id,
+            card.chapter,
+            new_state,
+            rating,
+            now,
+            seconds,
+            mode,
+            lang,
+            None if result is None else len(result.covered),
+            None if result is None else result.total,
+            on_busy=busy,
+        )
+    except StoreError as exc:
+        raise StoreError(f"{exc}; your rating of {session.pending} was NOT saved") from exc
+    session.pending = ""
     session.answers += 1
     when = new_state.due.astimezone(UTC)
     ui.say(
@@ -820,7 +835,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(command, args, parser, plain, session)
     except KeyboardInterrupt:
         n = session.answers
-        print(f"\nprogress saved: {n} answer{'s' if n != 1 else ''} this session", flush=True)
+        lost = f"; the rating of {session.pending} was NOT saved" if session.pending else ""
+        print(f"\nprogress saved: {n} answer{'s' if n != 1 else ''} this session{lost}", flush=True)
         return 130
 
 
@@ -844,8 +860,13 @@ def _dispatch(
         return 0
     ui = UI(plain)
     db = Path(args.db) if args.db else default_db_path()
+    reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
     try:
-        with Store(db) as store:
+        if reading and (not db.exists() or (db.is_file() and db.stat().st_size == 0)):
+            opened = Store.empty(db)
+        else:
+            opened = Store(db, write=not reading)
+        with opened as store:
             runners: dict[str, Callable[[], int]] = {
                 "study": lambda: cmd_study(args, ui, store, cards, session),
                 "mock": lambda: cmd_mock(args, ui, store, cards, session),
