@@ -198,6 +198,8 @@ class Store:
                 self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             else:
                 uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode=ro"
+                if _read_only_fs(self.path.parent) or not os.access(self.path.parent, os.W_OK):
+                    uri += "&immutable=1"  # no -shm can be made there: read without locking
                 self.conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
@@ -254,6 +256,9 @@ class Store:
         try:
             rows = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                msg = f"cannot read progress database {self.path}: {exc}; it was left untouched"
+                raise StoreError(msg) from exc
             raise StoreError(
                 f"{self.path} has our header but no meta table ({exc}); it was left untouched"
             ) from exc
