@@ -1,7 +1,7 @@
 """Faults in the progress file never cost a rating (issue 15, point 4).
 
 Each fault is made for real: a read-only file (as an unprivileged user when the tests run as root, since root
-writes through file modes), a read-only file system (a read-only bind mount in a user namespace, ``unshare``),
+writes through file modes), a read-only file system (a read-only bind mount in a user namespace),
 a file another program keeps locked for longer than SQLite's 10 s busy timeout, and a damaged page inside our
 own database. The session must refuse *before the first question* (read-only, damaged) with a clear message and
 leave the file byte-identical, or wait and keep the rating (locked).
@@ -156,7 +156,7 @@ def test_damaged_page_is_refused_cleanly_by_every_command(
 def test_locked_file_waits_and_keeps_the_rating(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    """Another writer holds the lock for 11.5 s (> SQLite's 10 s busy timeout): the rating is kept and saved."""
+    """Another writer holds the lock 11.5 s (> the 10 s busy timeout): the rating is kept and saved."""
     db = tmp_path / "progress.sqlite3"
     _seed(db, ids=("flow-what-is-transformer",))
     other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
