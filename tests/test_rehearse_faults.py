@@ -3,8 +3,8 @@
 Each fault is made for real: a read-only file (as an unprivileged user when the tests run as root, since root
 writes through file modes), a read-only file system (a read-only bind mount in a user namespace),
 a file another program keeps locked for longer than SQLite's 10 s busy timeout, and a damaged page inside our
-own database. The session must refuse *before the first question* (read-only, damaged) with a clear message and
-leave the file byte-identical, or wait and keep the rating (locked).
+own database. The session must refuse *before the first question* (read-only, damaged) with a clear message
+and leave the file byte-identical, or wait and keep the rating (locked).
 """
 
 from __future__ import annotations
