@@ -8,6 +8,11 @@ the subprocess path (time limit, exit codes, the ``grade`` command) is exercised
 from __future__ import annotations
 
 import ast
+import os
+import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -550,3 +555,96 @@ def test_grade_reports_the_static_check(tmp_path: Path) -> None:
     assert "torch.nn.functional.scaled_dot_product_attention" in static[0].message
     assert static[0].message.startswith("line 27: ")
     assert not report.passed
+
+
+# -- the worker never outlives the grader (issue 15, point 5) -------------------------------------------
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_until(cond, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.1)
+    return cond()
+
+
+LOOP = "# drill: kv_cache\ndef decode_step(q_t, k_t, v_t, k_cache, v_cache):\n    while True:\n        pass\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_worker_dies_with_a_killed_grader(tmp_path: Path) -> None:
+    """`grade` on an infinite loop, then the grader is killed (kill -9, or its terminal closed): the worker
+    must not keep burning a core under PID 1."""
+    loop = tmp_path / "loop.py"
+    marker = tmp_path / "in-the-loop"
+    touch = f"    open({str(marker)!r}, 'w').close()\n"
+    loop.write_text(LOOP.replace("    while True:", touch + "    while True:"), encoding="utf-8")
+    grader = subprocess.Popen(
+        [sys.executable, "-m", "selfattention.rehearse", "grade", str(loop), "--timeout", "600"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    worker = None
+    try:
+        assert _wait_until(lambda: bool(_children(grader.pid)), 60), "the grader started no worker"
+        worker = _children(grader.pid)[0]
+        assert _wait_until(marker.exists, 120), "the worker never reached the user's loop"
+        grader.kill()  # the worker is inside the loop now: it writes nothing that could fail on a closed pipe
+        grader.wait()
+        assert _wait_until(lambda: not _alive(worker), 10), f"worker {worker} outlived its grader"
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+        if worker is not None and _alive(worker):
+            os.kill(worker, signal.SIGKILL)
+
+
+def test_worker_has_its_own_cpu_time_limit(tmp_path: Path) -> None:
+    """Even with a live parent that never kills it, an infinite loop ends at the worker's CPU cap."""
+    loop = tmp_path / "loop.py"
+    loop.write_text(LOOP, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "selfattention.interview.drills._worker", str(loop), "kv_cache", "--cpu", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code in (-signal.SIGXCPU, -signal.SIGKILL), code
+    assert '"event": "ready"' in proc.stdout.read()
+
+
+def test_grader_passes_a_cpu_cap_and_a_pipe_to_the_worker(tmp_path: Path, monkeypatch) -> None:
+    seen = {}
+    real = subprocess.Popen
+
+    def spy(cmd, **kw):
+        seen.update(cmd=cmd, stdin=kw.get("stdin"))
+        return real(cmd, **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    path = tmp_path / "s.py"
+    path.write_text(SOLUTIONS["kv_cache"], encoding="utf-8")
+    assert grade_file(path, timeout=7.0).passed
+    assert seen["cmd"][-3:] == ["--cpu", "24", "--watch-stdin"] and seen["stdin"] == subprocess.PIPE

@@ -27,6 +27,7 @@ from .drills.rules import find_violations
 __all__ = ["CheckResult", "GradeReport", "grade_file", "format_report", "cmd_grade", "cmd_drill"]
 
 STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
+CPU_FACTOR, CPU_MARGIN = 2.0, 10.0  # worker CPU cap = 2 x the time limit + 10 s (after its imports)
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
 
 
@@ -106,13 +107,17 @@ def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
 
 
 def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
-    cmd = [sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill]
+    cpu = timeout * CPU_FACTOR + CPU_MARGIN  # the worker's own cap, should this process die
+    cmd = [
+        sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill,
+        "--cpu", f"{cpu:g}", "--watch-stdin",
+    ]
     env = dict(
         os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1")
     )
     proc = subprocess.Popen(
         cmd,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,  # never written: the worker exits at end of file, i.e. when we are gone
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -184,6 +189,8 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
             except (ProcessLookupError, PermissionError):
                 proc.kill()
         proc.wait()
+        if proc.stdin is not None:
+            proc.stdin.close()
     if not finished and not (results and results[-1].message.startswith(("timed out", "the grader could"))):
         tail = "".join(list(stderr)[-5:]).strip()
         what = f"check '{current}'" if current else "loading"
