@@ -449,7 +449,9 @@ def test_grade_in_a_subprocess_end_to_end(tmp_path: Path, capsys: pytest.Capture
     assert "[FAIL] matches the reference without a mask" in text
     assert "the 1/sqrt(d_k) scale looks missing" in text
     assert "[PASS] returns (out, weights) with the right shapes" in text
-    assert "debug output" not in text  # the user's prints never corrupt the grader's protocol
+    # the user's prints never corrupt the grader's protocol, and they are shown, under the checklist
+    assert "debug output" not in "".join(r.message for r in broken_report.results)
+    assert text.splitlines()[-3:-1] == ["Your code printed (last 1 line(s), at most 20):", "  | debug output"]
 
     assert not loop_report.passed
     failed = [r for r in loop_report.results if r.status == "fail"]

@@ -533,3 +533,58 @@ def test_resolve_chapter_and_terminal_text() -> None:
         "softmax(QKᵀ/√d_k)V costs O(n^2 d)"
     )
     assert terminal_text("no math, 5 dollars") == "no math, 5 dollars"
+
+
+# -- small breakages (issue 15, point 6) -----------------------------------------------------------------
+def test_list_into_a_closed_pipe_exits_quietly(env) -> None:
+    """`list | head -1`: the reader is gone before we write; no BrokenPipeError traceback, every time."""
+    for command in (["list"], ["stats"]):
+        r, w = os.pipe()
+        os.close(r)  # the reader left: every write fails (deterministic, unlike a race with head)
+        proc = subprocess.run(
+            [sys.executable, "-m", "selfattention.rehearse", *command, "--plain"], stdout=w,
+            stderr=subprocess.PIPE, text=True, env=dict(os.environ), timeout=120,
+        )
+        os.close(w)
+        assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
+        assert proc.returncode == 141, (proc.returncode, proc.stderr)
+
+
+def test_empty_db_path_is_an_error_not_the_default_file(env, capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["list", "--db", ""])
+    assert info.value.code == 2
+    assert "argument --db: empty path" in capsys.readouterr().err
+
+
+def test_help_epilog_is_not_repeated_under_each_subcommand(capsys) -> None:
+    top = build_parser().format_help()
+    assert "typed-answer" in top or "keyword" in top
+    for command in ("list", "stats", "mock", "grade"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert text.count("Examples") == 0 and "each key point counts" not in text, command
+        assert "`attention-rehearse --help` explains" in text
+
+
+def test_arrow_keys_edit_the_typed_line(env) -> None:
+    """Left arrow moves the cursor (readline), so 'root' then 4 x Left then 'no ' reads 'no root'
+    (a negated keyword: not covered); without line editing the escape codes land in the answer."""
+    # the real program (a forked pytest child may already have readline loaded by pytest itself)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "--limit", "1"], env=dict(os.environ),
+        encoding="utf-8", timeout=60, dimensions=(40, 120),
+    )
+    try:
+        child.expect(r"Enter on an empty line reveals")
+        child.send("root" + "\x1b[D" * 4 + "no \r")
+        child.sendline("")
+        child.expect(r"mentions (\d)/3 key points")
+        assert child.match.group(1) == "0"
+        child.expect(r"How did it go\?")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

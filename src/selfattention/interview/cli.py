@@ -19,6 +19,7 @@ from .schedule import ENV_NOW, _filter, _now
 from .session import Session, cmd_list, cmd_mock, cmd_stats, cmd_study
 from .store import ENV_DB, Store, StoreError, default_db_path
 
+MORE_HELP = "`attention-rehearse --help` explains the answer check and the progress file."
 ENV_CARDS = "ATTENTION_REHEARSE_CARDS"
 
 def _epilog() -> str:
@@ -138,8 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(
             name,
             help=help_,
-            description=help_,
-            epilog=epilog,
+            description=f"{help_}\n\n({MORE_HELP})",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         _add_common(sp, top=False)
@@ -220,10 +220,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _now()
     except ValueError as exc:
         parser.error(f"environment variable {ENV_NOW}: {exc}")
+    if getattr(args, "db", None) == "":
+        parser.error("argument --db: empty path (omit --db to use the default progress file)")
     plain = bool(args.plain) or not (sys.stdin.isatty() and sys.stdout.isatty())
     session = Session()
     try:
         return _dispatch(command, args, parser, plain, session)
+    except BrokenPipeError:  # `attention-rehearse list | head -1`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 141  # 128 + SIGPIPE, what a shell tool killed by the closed pipe reports
     except KeyboardInterrupt:
         n = session.answers
         lost = f"; the rating of {session.pending} was NOT saved" if session.pending else ""

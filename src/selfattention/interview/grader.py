@@ -29,6 +29,7 @@ __all__ = ["CheckResult", "GradeReport", "grade_file", "format_report", "cmd_gra
 STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
 CPU_FACTOR, CPU_MARGIN = 2.0, 10.0  # worker CPU cap = 2 x the time limit + 10 s (after its imports)
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
+PRINTED_LINES = 20  # the last lines your code printed are shown under the checklist
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class GradeReport:
     drill: str | None
     results: list[CheckResult]
     error: str = ""  # a reason the checks could not run at all
+    output: str = ""  # what the user's code printed (the tail), shown under the checklist
 
     @property
     def passed(self) -> bool:
@@ -100,13 +102,14 @@ def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
         else CheckResult(STATIC_CHECK, "fail", "; ".join(str(v) for v in found[:3])
                          + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
     )
-    results = [CheckResult(names[0], "pass"), static] + _run_worker(path, drill, timeout)
+    ran, output = _run_worker(path, drill, timeout)
+    results = [CheckResult(names[0], "pass"), static, *ran]
     done = {r.name for r in results}
     results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
-    return GradeReport(path, drill, results)
+    return GradeReport(path, drill, results, output=output)
 
 
-def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
+def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResult], str]:
     cpu = timeout * CPU_FACTOR + CPU_MARGIN  # the worker's own cap, should this process die
     cmd = [
         sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill,
@@ -126,7 +129,7 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
         cwd=str(path.resolve().parent),
     )
     lines: queue.Queue[str | None] = queue.Queue()
-    stderr: deque[str] = deque(maxlen=50)  # the user's prints: keep the tail
+    stderr: deque[str] = deque(maxlen=PRINTED_LINES)  # the user's prints: keep the tail
 
     def pump_out() -> None:
         assert proc.stdout is not None
@@ -202,7 +205,7 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
                 + (f": {tail}" if tail else ""),
             )
         )
-    return results
+    return results, "".join(stderr)
 
 
 def format_report(report: GradeReport, plain: bool) -> str:
@@ -216,11 +219,18 @@ def format_report(report: GradeReport, plain: bool) -> str:
     )
     title = DRILLS[report.drill].title if report.drill in DRILLS else report.drill
     out = [f"Grading {report.path.name} — drill '{report.drill}': {title}"]
+    previous = ""
     for r in report.results:
         line = f"  {mark[r.status]} {r.name}"
         if r.status == "fail":
-            line += f"\n      -> {r.message}"
+            same = r.message == previous  # one wrong setting fails every check the same way: say it once
+            line += "\n      -> (same reason as above)" if same else f"\n      -> {r.message}"
+            previous = r.message
         out.append(line)
+    if report.output.strip():
+        printed = report.output.rstrip("\n").splitlines()
+        out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")
+        out += [f"  | {ln}" for ln in printed]
     n_pass = sum(r.status == "pass" for r in report.results)
     out.append(f"{n_pass}/{len(report.results)} checks passed" + (" — all good." if report.passed else "."))
     return "\n".join(out)

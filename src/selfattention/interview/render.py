@@ -54,6 +54,10 @@ class UI:
             from rich.console import Console
 
             self.console = Console(highlight=False, soft_wrap=False)
+            try:  # line editing for input(): arrow keys move the cursor instead of typing ^[[D
+                import readline  # noqa: F401
+            except ImportError:  # Windows without pyreadline: plain input() still works
+                pass
         self.ok = "[x]" if plain else "✓"
         self.no = "[ ]" if plain else "✗"
 
