@@ -140,6 +140,40 @@ def alibi_attention(q, k, v):
     s = s.masked_fill(~torch.tril(torch.ones(n, n, dtype=torch.bool)), float("-inf"))
     return torch.softmax(s, -1) @ v
 """,
+    "gqa": """\
+# drill: gqa
+import math
+
+import torch
+
+
+def gqa_attention(q, k, v, mask=None):
+    h, g = q.shape[1], k.shape[1]
+    if h % g:
+        raise ValueError(f"h={h} query heads is not a multiple of g={g} kv heads")
+    k = k.repeat_interleave(h // g, dim=1)
+    v = v.repeat_interleave(h // g, dim=1)
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    return torch.softmax(s, -1) @ v
+""",
+    "kv_chunk": """\
+# drill: kv_chunk
+import math
+
+import torch
+
+
+def decode_chunk(q_new, k_new, v_new, k_cache, v_cache):
+    p, m = k_cache.shape[2], q_new.shape[2]
+    k = torch.cat([k_cache, k_new], dim=2)
+    v = torch.cat([v_cache, v_new], dim=2)
+    s = q_new @ k.transpose(-2, -1) / math.sqrt(q_new.shape[-1])
+    allowed = torch.arange(p + m)[None, :] <= torch.arange(m)[:, None] + p
+    s = s.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(s, -1) @ v, k, v
+""",
 }
 
 
@@ -192,6 +226,41 @@ BROKEN: dict[str, tuple[str, str, str, str]] = {
               "    m = scores.amax(dim=-1, keepdim=True)"),
         "stable_softmax matches",
         "not allowed: your code calls Tensor.softmax",
+    ),
+    # -- new drills: gqa and kv_chunk ----------------------------------------------------------------
+    "gqa with repeat instead of repeat_interleave": (
+        "gqa",
+        _edit("gqa", "k = k.repeat_interleave(h // g, dim=1)\n    v = v.repeat_interleave(h // g, dim=1)",
+              "k = k.repeat(1, h // g, 1, 1)\n    v = v.repeat(1, h // g, 1, 1)"),
+        "g = 2, h = 8",
+        "query head i uses key/value head i % g (repeat / tiling)",
+    ),
+    "gqa without the divisibility check": (
+        "gqa",
+        _edit("gqa", '        raise ValueError(f"h={h} query heads is not a multiple of g={g} kv heads")',
+              "        pass"),
+        "h not a multiple",
+        "should raise ValueError",
+    ),
+    "kv_chunk with a top-left causal mask": (
+        "kv_chunk",
+        _edit("kv_chunk", "torch.arange(m)[:, None] + p", "torch.arange(m)[:, None]"),
+        "out equals the last m rows",
+        "the causal mask is aligned top-left",
+    ),
+    "kv_chunk without a mask among the new tokens": (
+        "kv_chunk",
+        _edit("kv_chunk", "    s = s.masked_fill(~allowed, float(\"-inf\"))\n", ""),
+        "out equals the last m rows",
+        "the new tokens see each other freely",
+    ),
+    "kv_chunk with F.sdpa is_causal": (
+        "kv_chunk",
+        _edit("kv_chunk", "    return torch.softmax(s, -1) @ v, k, v",
+              "    out = torch.nn.functional.scaled_dot_product_attention(q_new, k, v, is_causal=True)\n"
+              "    return out, k, v"),
+        "returns out",
+        "not allowed: your code calls F.scaled_dot_product_attention",
     ),
     # -- bugs the grader now names ------------------------------------------------------------------
     "-1e9 fill breaks float16": (

@@ -60,6 +60,20 @@ DRILLS: dict[str, Drill] = {
         "causal attention with it",
         SCAFFOLDS["alibi"],
     ),
+    "gqa": Drill(
+        "gqa",
+        "Grouped-query attention",
+        "h query heads share g key/value heads (head i uses kv head i // (h/g): repeat_interleave, not "
+        "repeat); g = h is MHA, g = 1 is MQA",
+        SCAFFOLDS["gqa"],
+    ),
+    "kv_chunk": Drill(
+        "kv_chunk",
+        "Multi-token KV-cache step",
+        "m new tokens against a cache of p: the causal mask aligned bottom-right (query i sits at p + i); "
+        "chunk-by-chunk decoding must equal full causal attention",
+        SCAFFOLDS["kv_chunk"],
+    ),
 }
 
 _HEADER_RE = re.compile(r"^\s*#\s*drill:\s*([A-Za-z0-9_\-]+)\s*$", re.M)

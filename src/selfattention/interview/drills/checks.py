@@ -672,6 +672,157 @@ def alibi_leak(mod: ModuleType) -> None:
     _future_leak("alibi_attention output", f, q, k, v)
 
 
+# -- gqa ---------------------------------------------------------------------------------------------------
+def _gqa_inputs(seed: int, h: int, g: int, n_q: int = 5, n_k: int = 6, d: int = 8):
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.randn(2, h, n_q, d, generator=gen)
+    k = torch.randn(2, g, n_k, d, generator=gen)
+    v = torch.randn(2, g, n_k, d, generator=gen)
+    return q, k, v
+
+
+def _gqa_ref(q, k, v, mask=None, tile: bool = False):
+    rep = q.shape[1] // k.shape[1]
+    if tile:  # the classic bug: head i gets kv head i % g
+        k, v = k.repeat(1, rep, 1, 1), v.repeat(1, rep, 1, 1)
+    else:
+        k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
+    return _ref(q, k, v, mask=mask)[0]
+
+
+def _gqa_case(mod: ModuleType, seed: int, h: int, g: int, mask: torch.Tensor | None = None) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(seed, h, g)
+    got = _call("gqa_attention", f, q, k, v) if mask is None else _call("gqa_attention", f, q, k, v, mask)
+    hints: tuple[tuple[str, torch.Tensor], ...] = ()
+    if 1 < g < h:
+        hints = (
+            (
+                "query head i uses key/value head i % g (repeat / tiling); the groups are consecutive: use "
+                "repeat_interleave, so head i uses kv head i // (h/g)",
+                _gqa_ref(q, k, v, mask, tile=True),
+            ),
+        )
+    hints += (("the 1/sqrt(d_k) scale looks missing", _gqa_ref(q * math.sqrt(q.shape[-1]), k, v, mask)),)
+    case = _case(seed, q=q, k=k, v=v) + (f", mask {tuple(mask.shape)}" if mask is not None else "")
+    _close("gqa_attention", _shape("gqa_attention output", got, (2, h, 5, 8)), _gqa_ref(q, k, v, mask), case,
+           hints=hints)
+
+
+def gqa_shape(mod: ModuleType) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(20, 4, 2, n_q=3, n_k=7, d=8)
+    v = torch.randn(2, 2, 7, 5, generator=torch.Generator().manual_seed(21))
+    _shape("gqa_attention output", _call("gqa_attention", f, q, k, v), (2, 4, 3, 5))
+
+
+def gqa_mha(mod: ModuleType) -> None:
+    _gqa_case(mod, 22, 4, 4)
+
+
+def gqa_mqa(mod: ModuleType) -> None:
+    _gqa_case(mod, 23, 4, 1)
+
+
+def gqa_groups(mod: ModuleType) -> None:
+    _gqa_case(mod, 24, 8, 2)
+
+
+def gqa_mask(mod: ModuleType) -> None:
+    _gqa_case(mod, 25, 6, 3, mask=_random_mask(25, (5, 6)))
+
+
+def gqa_rejects(mod: ModuleType) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(26, 6, 4)
+    try:
+        with torch.no_grad():
+            f(q, k, v)
+    except ValueError:
+        return
+    except NotImplementedError as exc:
+        where = _where(exc).strip(" ()")
+        raise CheckFailed(
+            "gqa_attention is not implemented yet (NotImplementedError" + (f" at {where})" if where else ")")
+        ) from None
+    except Exception as exc:
+        raise CheckFailed(
+            f"gqa_attention with h=6, g=4 should raise ValueError (6 % 4 != 0), raised "
+            f"{type(exc).__name__}: {exc}{_where(exc)}"
+        ) from None
+    raise CheckFailed("gqa_attention with h=6 query heads and g=4 kv heads should raise ValueError")
+
+
+# -- kv_chunk ----------------------------------------------------------------------------------------------
+def _chunk_inputs(seed: int, n: int):
+    return _qkv(seed, 2, 2, n, n, 8, 8)
+
+
+def _chunk_call(mod: ModuleType, q, k, v, kc, vc):
+    f = _get(mod, "decode_chunk")
+    return _pair("decode_chunk", _call("decode_chunk", f, q, k, v, kc, vc), 3)
+
+
+def _chunk_hints(q, K, V, p: int) -> tuple[tuple[str, torch.Tensor], ...]:
+    m = q.shape[-2]
+    top_left = torch.tril(torch.ones(m, p + m, dtype=torch.bool))
+    return (
+        (
+            "the causal mask is aligned top-left (torch.tril on the m x (p + m) scores, or is_causal=True): "
+            "align it bottom-right, new token i sits at position p + i",
+            _ref(q, K, V, mask=top_left)[0],
+        ),
+        ("the new tokens see each other freely: mask the later new tokens", _ref(q, K, V)[0]),
+        ("the 1/sqrt(d_k) scale looks missing", _ref(q, K, V, mask=sa.causal_mask(m, p + m), scale=1.0)[0]),
+    )
+
+
+def chunk_shapes(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(30, 7)
+    out, k2, v2 = _chunk_call(mod, q[:, :, 4:], k[:, :, 4:], v[:, :, 4:], k[:, :, :4], v[:, :, :4])
+    _shape("out", out, (2, 2, 3, 8))
+    _shape("k_cache_new", k2, (2, 2, 7, 8))
+    _shape("v_cache_new", v2, (2, 2, 7, 8))
+
+
+def chunk_append(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(31, 7)
+    _, k2, v2 = _chunk_call(mod, q[:, :, 4:], k[:, :, 4:], v[:, :, 4:], k[:, :, :4], v[:, :, :4])
+    for label, got, ref in (("k_cache_new", k2, k), ("v_cache_new", v2, v)):
+        alt = torch.cat([ref[:, :, 4:], ref[:, :, :4]], 2)
+        _close(label, _tensor(label, got), ref, "seed 31, p = 4, m = 3",
+               hints=(("the new tokens are put first; append them at the end (dim 2)", alt),))
+
+
+def _chunk_full(mod: ModuleType, seed: int, p: int, m: int) -> None:
+    q, k, v = _chunk_inputs(seed, p + m)
+    out, _, _ = _chunk_call(mod, q[:, :, p:], k[:, :, p:], v[:, :, p:], k[:, :, :p], v[:, :, :p])
+    full = _ref(q, k, v, mask=sa.causal_mask(p + m))[0][:, :, p:]
+    _close("out", _tensor("out", out), full, f"seed {seed}, cache p = {p}, m = {m} new tokens",
+           hints=_chunk_hints(q[:, :, p:], k, v, p))
+
+
+def chunk_last_rows(mod: ModuleType) -> None:
+    _chunk_full(mod, 32, 4, 3)
+
+
+def chunk_empty_cache(mod: ModuleType) -> None:
+    _chunk_full(mod, 33, 0, 5)
+
+
+def chunk_sequence(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(34, 6)
+    kc, vc = k[:, :, :0], v[:, :, :0]
+    outs, start = [], 0
+    for m in (2, 3, 1):
+        s = slice(start, start + m)
+        out, kc, vc = _chunk_call(mod, q[:, :, s], k[:, :, s], v[:, :, s], kc, vc)
+        outs.append(_shape(f"out for new tokens {start}..{start + m - 1}", out, (2, 2, m, 8)))
+        start += m
+    _close("chunked outputs", torch.cat(outs, 2), _ref(q, k, v, mask=sa.causal_mask(6))[0],
+           "seed 34, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache vs full causal attention")
+
+
 _FUNCS: dict[str, list[Check]] = {
     "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large, sdpa_fp16],
     "causal": [
@@ -686,6 +837,8 @@ _FUNCS: dict[str, list[Check]] = {
     "mha": [mha_init, mha_shape, mha_one_head, mha_heads, mha_mask, mha_leak],
     "kv_cache": [kv_shapes, kv_append, kv_output, kv_sequence],
     "alibi": [alibi_pow2, alibi_non_pow2, alibi_bias_check, alibi_attention_check, alibi_leak],
+    "gqa": [gqa_shape, gqa_mha, gqa_mqa, gqa_groups, gqa_mask, gqa_rejects],
+    "kv_chunk": [chunk_shapes, chunk_append, chunk_last_rows, chunk_empty_cache, chunk_sequence],
 }
 CHECKS: dict[str, list[tuple[str, Check]]] = {
     d: list(zip(NAMES[d], fns, strict=True)) for d, fns in _FUNCS.items()

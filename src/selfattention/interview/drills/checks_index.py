@@ -44,4 +44,19 @@ NAMES: dict[str, list[str]] = {
         "alibi_attention matches the reference (causal + bias)",
         "alibi_attention: no future leak",
     ],
+    "gqa": [
+        "output shape (B, h, n_q, d_v)",
+        "g = h equals multi-head attention",
+        "g = 1 (MQA): every query head uses the one key/value head",
+        "g = 2, h = 8: query head i uses key/value head i // 4",
+        "mask applies to every head",
+        "h not a multiple of g raises ValueError",
+    ],
+    "kv_chunk": [
+        "returns out (B, h, m, d) and caches grown by m",
+        "caches: new keys/values appended at the end",
+        "out equals the last m rows of full causal attention (cache p = 4, m = 3)",
+        "from an empty cache (p = 0): equals full causal attention",
+        "decoding in chunks of 2, 3, 1 equals full causal attention",
+    ],
 }

@@ -158,4 +158,62 @@ def alibi_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.
     raise NotImplementedError
 '''
 
-SCAFFOLDS: dict[str, str] = {"sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI}
+_GQA = '''\
+# drill: gqa
+"""Grouped-query attention (GQA): h query heads share g key/value heads, written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+Do not use F.scaled_dot_product_attention (enable_gqa) or the selfattention package.
+"""
+
+import math
+
+import torch
+
+
+def gqa_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """q: (B, h, n_q, d_k)   k: (B, g, n_k, d_k)   v: (B, g, n_k, d_v)  ->  (B, h, n_q, d_v).
+
+    h must be a multiple of g (else raise ValueError). Query heads are grouped in order: heads
+    0 .. h/g - 1 use key/value head 0, the next h/g use head 1, and so on. g = h is multi-head
+    attention, g = 1 is multi-query attention (MQA).
+    mask: None or bool broadcastable to (B, h, n_q, n_k), True = may attend.
+    """
+    raise NotImplementedError
+'''
+
+_KV_CHUNK = '''\
+# drill: kv_chunk
+"""A multi-token KV-cache step (chunked prefill / speculative decoding), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import math
+
+import torch
+
+
+def decode_chunk(
+    q_new: torch.Tensor,
+    k_new: torch.Tensor,
+    v_new: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Attend from m new tokens to everything so far, causally, and grow the cache.
+
+    q_new, k_new, v_new: (B, h, m, d)   k_cache, v_cache: (B, h, p, d) with p >= 0 past tokens.
+    New token i sits at absolute position p + i: it may attend to keys 0 .. p + i (the cache, the earlier
+    new tokens and itself), never to a later new token.
+    Return (out (B, h, m, d), k_cache_new (B, h, p + m, d), v_cache_new (B, h, p + m, d)).
+    """
+    raise NotImplementedError
+'''
+
+SCAFFOLDS: dict[str, str] = {
+    "sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI, "gqa": _GQA,
+    "kv_chunk": _KV_CHUNK,
+}
