@@ -174,6 +174,44 @@ def decode_chunk(q_new, k_new, v_new, k_cache, v_cache):
     s = s.masked_fill(~allowed, float("-inf"))
     return torch.softmax(s, -1) @ v, k, v
 """,
+    "rope": """\
+# drill: rope
+import torch
+
+
+def rope(x, positions, base=10000.0):
+    d = x.shape[-1]
+    theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    ang = positions.double()[:, None] * theta
+    cos, sin = torch.cos(ang).to(x.dtype), torch.sin(ang).to(x.dtype)
+    x1, x2 = x[..., 0::2], x[..., 1::2]
+    out = torch.empty_like(x)
+    out[..., 0::2] = x1 * cos - x2 * sin
+    out[..., 1::2] = x1 * sin + x2 * cos
+    return out
+""",
+    "online_softmax": """\
+# drill: online_softmax
+import math
+
+import torch
+
+
+def online_attention(q, k, v, block_size):
+    scale = 1 / math.sqrt(q.shape[-1])
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    o = torch.zeros(q.shape[:-1] + (v.shape[-1],))
+    for s0 in range(0, k.shape[-2], block_size):
+        s = q @ k[..., s0 : s0 + block_size, :].transpose(-2, -1) * scale
+        m_new = torch.maximum(m, s.amax(-1, keepdim=True))
+        c = torch.exp(m - m_new)
+        p = torch.exp(s - m_new)
+        l = l * c + p.sum(-1, keepdim=True)
+        o = o * c + p @ v[..., s0 : s0 + block_size, :]
+        m = m_new
+    return o / l
+""",
 }
 
 
@@ -261,6 +299,41 @@ BROKEN: dict[str, tuple[str, str, str, str]] = {
               "    return out, k, v"),
         "returns out",
         "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "rope with the halves layout": (
+        "rope",
+        _edit("rope", "x1, x2 = x[..., 0::2], x[..., 1::2]", "x1, x2 = x[..., : d // 2], x[..., d // 2 :]")
+        .replace("out[..., 0::2] = x1 * cos - x2 * sin\n    out[..., 1::2] = x1 * sin + x2 * cos",
+                 "out = torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)"),
+        "matches the reference rotation",
+        "it rotates the halves",
+    ),
+    "rope with a wrong exponent": (
+        "rope",
+        _edit("rope", "torch.arange(0, d, 2, dtype=torch.float64) / d",
+              "torch.arange(0, d // 2, dtype=torch.float64) / d"),
+        "matches the reference rotation",
+        "the exponent is -2i/d",
+    ),
+    "rope adding positions instead of rotating": (
+        "rope",
+        _edit("rope", "    return out", "    return out + positions[:, None].to(x.dtype)"),
+        "matches the reference rotation",
+        "rope(x, positions) doesn't match the reference",
+    ),
+    "online softmax without the rescale": (
+        "online_softmax",
+        _edit("online_softmax", "        l = l * c + p.sum(-1, keepdim=True)\n        o = o * c + p @ v",
+              "        l = l + p.sum(-1, keepdim=True)\n        o = o + p @ v"),
+        "equals full attention when block_size divides",
+        "rescale the running sum and the output by exp(m_old - m_new)",
+    ),
+    "online softmax calling torch.softmax": (
+        "online_softmax",
+        _edit("online_softmax", "    scale = 1 / math.sqrt(q.shape[-1])",
+              "    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), -1) @ v"),
+        "output shape",
+        "online_attention must be written with exp, max and sum",
     ),
     # -- bugs the grader now names ------------------------------------------------------------------
     "-1e9 fill breaks float16": (

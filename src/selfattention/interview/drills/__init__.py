@@ -74,6 +74,18 @@ DRILLS: dict[str, Drill] = {
         "chunk-by-chunk decoding must equal full causal attention",
         SCAFFOLDS["kv_chunk"],
     ),
+    "rope": Drill(
+        "rope",
+        "Rotary position embedding",
+        "rotate interleaved pairs by position x theta_i; q_m . k_n must depend on m - n only",
+        SCAFFOLDS["rope"],
+    ),
+    "online_softmax": Drill(
+        "online_softmax",
+        "Tiled attention with an online softmax",
+        "keys in blocks with a running max and sum (FlashAttention's recurrence); exact, no softmax call",
+        SCAFFOLDS["online_softmax"],
+    ),
 }
 
 _HEADER_RE = re.compile(r"^\s*#\s*drill:\s*([A-Za-z0-9_\-]+)\s*$", re.M)

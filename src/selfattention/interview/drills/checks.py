@@ -23,6 +23,7 @@ from selfattention.bias import alibi_bias as ref_alibi_bias
 from selfattention.bias import alibi_slopes as ref_alibi_slopes
 from selfattention.decoding import KVCache
 from selfattention.multi_head import MultiHeadAttention as RefMHA
+from selfattention.positional import rope_rotate as ref_rope
 
 from .checks_index import NAMES
 
@@ -823,6 +824,133 @@ def chunk_sequence(mod: ModuleType) -> None:
            "seed 34, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache vs full causal attention")
 
 
+# -- rope --------------------------------------------------------------------------------------------------
+def _rope_in(seed: int, n: int = 6, d: int = 8) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(2, 3, n, d, generator=g), torch.arange(n)
+
+
+def _rope_variant(x: torch.Tensor, pos: torch.Tensor, half: bool = False, sign: float = 1.0,
+                  expo: float = 2.0) -> torch.Tensor:
+    d = x.shape[-1]
+    theta = 10000.0 ** (-expo * torch.arange(d // 2, dtype=torch.float64) / d)
+    ang = pos.double()[:, None] * theta
+    cos, sin = torch.cos(ang).to(x.dtype), (sign * torch.sin(ang)).to(x.dtype)
+    x1, x2 = (x[..., : d // 2], x[..., d // 2 :]) if half else (x[..., 0::2], x[..., 1::2])
+    a, b = x1 * cos - x2 * sin, x1 * sin + x2 * cos
+    if half:
+        return torch.cat([a, b], -1)
+    out = torch.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = a, b
+    return out
+
+
+def rope_shape(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(40)
+    got = _shape("rope(x, positions)", _call("rope", f, x, pos), (2, 3, 6, 8))
+    if got.dtype != x.dtype:
+        raise CheckFailed(f"rope changed the dtype: x is {x.dtype}, the output is {got.dtype}")
+
+
+def rope_zero(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, _ = _rope_in(41, n=3)
+    _close("rope at position 0", _tensor("rope", _call("rope", f, x, torch.zeros(3, dtype=torch.long))), x,
+           "seed 41, x (2, 3, 3, 8), positions all 0 (angle 0: identity)")
+
+
+def rope_reference(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(42)
+    got = _tensor("rope", _call("rope", f, x, pos))
+    _close("rope(x, positions)", got, ref_rope(x, pos), "seed 42, x (2, 3, 6, 8), positions 0..5", atol=1e-5,
+           hints=(
+               ("it rotates the halves (x[:d/2], x[d/2:]) (the GPT-NeoX layout); this drill pairs neighbours "
+                "(x[2i], x[2i+1])", _rope_variant(x, pos, half=True)),
+               ("the rotation runs the wrong way (sin sign flipped)", _rope_variant(x, pos, sign=-1.0)),
+               ("theta_i uses base^(-i/d); the exponent is -2i/d", _rope_variant(x, pos, expo=1.0)),
+           ))
+
+
+def rope_norm(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(43)
+    got = _tensor("rope", _call("rope", f, x, pos))
+    _close("row norms after rope", got.norm(dim=-1), x.norm(dim=-1), "seed 43 (a rotation keeps lengths)",
+           atol=1e-4)
+
+
+def rope_relative(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    g = torch.Generator().manual_seed(44)
+    q, k = torch.randn(1, 1, 1, 16, generator=g), torch.randn(1, 1, 1, 16, generator=g)
+    dots = []
+    for m, n in ((3, 1), (7, 5), (12, 10)):  # the same offset m - n = 2
+        qm = _tensor("rope", _call("rope", f, q, torch.tensor([m])))
+        kn = _tensor("rope", _call("rope", f, k, torch.tensor([n])))
+        dots.append(float((qm * kn).sum()))
+    spread = max(dots) - min(dots)
+    if spread > 1e-4:
+        raise CheckFailed(
+            f"rope(q, m) . rope(k, n) changes with the absolute position at a fixed offset m - n = 2: "
+            f"{[round(x, 4) for x in dots]} for (m, n) = (3, 1), (7, 5), (12, 10)"
+        )
+
+
+# -- online softmax ----------------------------------------------------------------------------------------
+def _online_no_rescale(q, k, v, block: int) -> torch.Tensor:
+    """The classic bug: the running sum and output are not rescaled when the max grows."""
+    scale = 1 / math.sqrt(q.shape[-1])
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))  # noqa: E741
+    o = torch.zeros(q.shape[:-1] + (v.shape[-1],))
+    for s0 in range(0, k.shape[-2], block):
+        s = q @ k[..., s0 : s0 + block, :].transpose(-2, -1) * scale
+        m = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m)
+        l = l + p.sum(-1, keepdim=True)  # noqa: E741
+        o = o + p @ v[..., s0 : s0 + block, :]
+    return o / l
+
+
+def _online_case(mod: ModuleType, seed: int, n_k: int, block: int, scale: float = 1.0) -> None:
+    f = _get(mod, "online_attention")
+    q, k, v = _qkv(seed, 2, 2, 5, n_k, 8, 6, scale=scale)
+    got = _tensor("online_attention", _call("online_attention", f, q, k, v, block))
+    ref = _ref(q, k, v)[0]
+    hints = (
+        ("when the running max grows, rescale the running sum and the output by exp(m_old - m_new)",
+         _online_no_rescale(q, k, v, block)),
+        ("the 1/sqrt(d) scale looks missing", _ref(q, k, v, scale=1.0)[0]),
+    )
+    _close("online_attention", got, ref, _case(seed, q=q, k=k, v=v) + f", block_size {block}",
+           atol=1e-4 if scale > 1 else 1e-5, hints=hints)
+
+
+def online_shape(mod: ModuleType) -> None:
+    f = _get(mod, "online_attention")
+    q, k, v = _qkv(50, 2, 2, 5, 8, 8, 6)
+    _shape("online_attention output", _call("online_attention", f, q, k, v, 4), (2, 2, 5, 6))
+
+
+def online_divides(mod: ModuleType) -> None:
+    _online_case(mod, 51, 12, 4)
+
+
+def online_ragged(mod: ModuleType) -> None:
+    _online_case(mod, 52, 10, 4)
+
+
+def online_extremes(mod: ModuleType) -> None:
+    _online_case(mod, 53, 7, 1)
+    _online_case(mod, 54, 7, 64)
+
+
+def online_large(mod: ModuleType) -> None:
+    _online_case(mod, 55, 9, 3, scale=40.0)
+
+
 _FUNCS: dict[str, list[Check]] = {
     "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large, sdpa_fp16],
     "causal": [
@@ -839,6 +967,8 @@ _FUNCS: dict[str, list[Check]] = {
     "alibi": [alibi_pow2, alibi_non_pow2, alibi_bias_check, alibi_attention_check, alibi_leak],
     "gqa": [gqa_shape, gqa_mha, gqa_mqa, gqa_groups, gqa_mask, gqa_rejects],
     "kv_chunk": [chunk_shapes, chunk_append, chunk_last_rows, chunk_empty_cache, chunk_sequence],
+    "rope": [rope_shape, rope_zero, rope_reference, rope_norm, rope_relative],
+    "online_softmax": [online_shape, online_divides, online_ragged, online_extremes, online_large],
 }
 CHECKS: dict[str, list[tuple[str, Check]]] = {
     d: list(zip(NAMES[d], fns, strict=True)) for d, fns in _FUNCS.items()

@@ -59,4 +59,18 @@ NAMES: dict[str, list[str]] = {
         "from an empty cache (p = 0): equals full causal attention",
         "decoding in chunks of 2, 3, 1 equals full causal attention",
     ],
+    "rope": [
+        "keeps the shape and dtype of x",
+        "position 0 leaves x unchanged",
+        "matches the reference rotation (interleaved pairs, theta_i = base^(-2i/d))",
+        "keeps the norm of every row",
+        "rope(q, m) . rope(k, n) depends on m - n only",
+    ],
+    "online_softmax": [
+        "output shape (..., n_q, d_v)",
+        "equals full attention when block_size divides n_k",
+        "equals full attention when it does not (n_k = 10, block_size = 4)",
+        "block_size = 1 and block_size > n_k",
+        "scores up to ~1e4 stay finite and exact",
+    ],
 }

@@ -26,7 +26,10 @@ _ATTENTION = ("scaled_dot_product_attention", "multiheadattention", "multi_head_
 _HIDING = {"__import__", "importlib", "exec", "eval", "compile", "__builtins__"}
 _SOFTMAX = {"softmax", "log_softmax", "Softmax", "LogSoftmax", "_softmax", "special_softmax"}
 # drill -> function name -> attribute/imported names it may not use
-SCOPED: dict[str, dict[str, set[str]]] = {"causal": {"stable_softmax": _SOFTMAX}}
+SCOPED: dict[str, dict[str, set[str]]] = {
+    "causal": {"stable_softmax": _SOFTMAX},
+    "online_softmax": {"online_attention": _SOFTMAX},
+}
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,55 @@ def decode_chunk(
     raise NotImplementedError
 '''
 
+_ROPE = '''\
+# drill: rope
+"""Rotary position embedding (RoPE), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import torch
+
+
+def rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
+    """x (..., n, d) with d even, positions (n,) -> same shape and dtype as x.
+
+    Rotate each pair (x[..., 2i], x[..., 2i+1]) (interleaved pairs, as in RoFormer) of row t by the angle
+    positions[t] * theta_i with theta_i = base ** (-2i / d), i = 0 .. d/2 - 1:
+        out[2i]   = x[2i] cos - x[2i+1] sin
+        out[2i+1] = x[2i] sin + x[2i+1] cos
+    Then rope(q, m) . rope(k, n) depends on m - n only.
+    """
+    raise NotImplementedError
+'''
+
+_ONLINE = '''\
+# drill: online_softmax
+"""Tiled attention with an online softmax (the core of FlashAttention), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+Do not call a softmax (torch.softmax, F.softmax, ...) in online_attention, and never build the full
+(n_q, n_k) score matrix: keep a running max, a running sum and an unnormalised output per query.
+"""
+
+import math
+
+import torch
+
+
+def online_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_size: int) -> torch.Tensor:
+    """q (..., n_q, d), k (..., n_k, d), v (..., n_k, d_v) -> (..., n_q, d_v) = softmax(q k^T / sqrt(d)) v.
+
+    Visit the keys in blocks of block_size (the last block may be shorter). For each block:
+    s = q k_blk^T / sqrt(d); m_new = max(m, rowmax(s)); rescale l and o by exp(m - m_new);
+    l += rowsum(exp(s - m_new)); o += exp(s - m_new) v_blk. At the end return o / l.
+    """
+    raise NotImplementedError
+'''
+
 SCAFFOLDS: dict[str, str] = {
+    "rope": _ROPE,
+    "online_softmax": _ONLINE,
     "sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI, "gqa": _GQA,
     "kv_chunk": _KV_CHUNK,
 }
