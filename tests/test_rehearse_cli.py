@@ -15,6 +15,7 @@ import io
 import json
 import os
 import pty
+import re
 import signal
 import sqlite3
 import struct
@@ -23,6 +24,7 @@ import sys
 import termios
 import textwrap
 import traceback
+import unicodedata
 import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -372,7 +374,7 @@ def test_piped_plain_mode_end_to_end_with_python_dash_m(env, tmp_path) -> None:
     assert "\x1b[" not in out  # no colour / cursor codes when piped
     assert "问题 fx-scale？" in out and "fx-scale 的简短回答。" in out
     assert "[x] 要点 0" in out and "[x] 要点 1" in out and "[ ] 要点 2" in out  # ASCII marks in plain mode
-    assert "Done: 1 answer(s) saved this session." in out
+    assert "完成：本次保存了 1 个回答。" in out  # the interface speaks the --lang too
     reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert [(r[0], r[1], r[5], r[6]) for r in reviews] == [("fx-scale", 3, 2, 3)]
 
@@ -588,3 +590,39 @@ def test_arrow_keys_edit_the_typed_line(env) -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+# -- Chinese interface at 80 columns (issue 15, point 8) -------------------------------------------------
+def display_width(text: str) -> int:
+    """Terminal columns (measured here, not by the code under test): wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> None:
+    """--lang zh on a real 80-column terminal: interface strings in Chinese, every line fits in 80 display
+    columns (a Chinese character is two), no line starts with closing punctuation, hanging indents."""
+    e = {**os.environ, "COLUMNS": "80"}
+    e.pop("ATTENTION_REHEARSE_CARDS")  # the real bank: long Chinese text
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "--lang", "zh", "--chapter", "5", "--limit", "1"],
+        env=e, encoding="utf-8", timeout=60, dimensions=(50, 80),
+    )
+    child.logfile_read = log = io.StringIO()
+    try:
+        child.expect("空行回车显示答案")
+        child.sendline("")
+        child.expect("答得怎么样")
+        child.sendline("3")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    transcript = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.getvalue())
+    assert child.exitstatus == 0
+    assert "已保存（良好）" in transcript and "完成：本次保存了 1 个回答。" in transcript
+    lines = transcript.replace("\r", "").splitlines()
+    assert lines and all(display_width(ln) <= 80 for ln in lines), max(lines, key=display_width)
+    starts = [ln for ln in lines if ln.strip()[:1] in set("，。、；：？！）")]
+    assert not starts, starts
+    # a key point that wraps keeps a hanging indent: its next line starts with 4 spaces, not at column 0
+    i = next(j for j, ln in enumerate(lines) if ln.startswith("  • ") and display_width(ln) > 70)
+    assert lines[i + 1].startswith("    ") and not lines[i + 1].startswith("  • "), lines[i : i + 2]

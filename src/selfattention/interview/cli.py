@@ -254,7 +254,7 @@ def _dispatch(
         n = export_anki(_filter(cards, args.chapter), Path(args.path))
         print(f"wrote {n} notes (English and 中文 cards) to {args.path}")
         return 0
-    ui = UI(plain)
+    ui = UI(plain, args.lang)
     db = Path(args.db) if args.db else default_db_path()
     reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
     try:

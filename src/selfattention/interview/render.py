@@ -1,11 +1,105 @@
-"""Terminal rendering: TeX to plain text, colour or plain output, answers read line by line."""
+"""Terminal rendering: TeX to plain text, colour or plain output, the interface in English or Chinese,
+text wrapped by display width (a Chinese character is two columns; Chinese breaks between any two characters,
+never before closing punctuation), key points with a hanging indent, answers read line by line."""
 
 from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from datetime import timedelta
 from typing import Any
+
+# interface strings: key -> (English, 中文); format fields with str.format
+MESSAGES: dict[str, tuple[str, str]] = {
+    "question": ("Question", "问题"),
+    "interviewer": ("Interviewer", "面试官"),
+    "time_budget": ("Time budget: {budget:g} s.", "时间预算：{budget:g} 秒。"),
+    "time_up": ("⏰ {budget:g} s are up: wrap up your answer.", "⏰ {budget:g} 秒到了：请收尾。"),
+    "first_prompt": (
+        "> (answer aloud or type; Enter on an empty line reveals) ", "> （口头回答或输入；空行回车显示答案） "
+    ),
+    "took": ("You took {seconds:.0f} s.", "用时 {seconds:.0f} 秒。"),
+    "over_budget": (
+        "⚠ over budget: {seconds:.0f} s for a {budget:g} s answer. Lead with the short answer, then stop and "
+        "let the interviewer ask.",
+        "⚠ 超时：{budget:g} 秒的回答用了 {seconds:.0f} 秒。先说简短回答，然后停下来让面试官追问。",
+    ),
+    "rate": (
+        "How did it go?  1 again · 2 hard · 3 good · 4 easy  (q = stop) > ",
+        "答得怎么样？ 1 重来 · 2 困难 · 3 良好 · 4 简单（q = 停止）> ",
+    ),
+    "rate_again": (
+        "Please type 1, 2, 3 or 4 (or q to stop); got {raw!r}.",
+        "请输入 1、2、3 或 4（q 停止）；收到的是 {raw!r}。",
+    ),
+    "saved": (
+        "Saved ({rating}). Next review {when} ({at} UTC).",
+        "已保存（{rating}）。下次复习：{when}（{at} UTC）。",
+    ),
+    "done": ("Done: {n} answer(s) saved this session.", "完成：本次保存了 {n} 个回答。"),
+    "to_rehearse": (
+        "{n} card(s) to rehearse ({due} due, {new} new). Progress: {path}",
+        "本次复习 {n} 张卡片（{due} 张到期，{new} 张新卡）。进度文件：{path}",
+    ),
+    "nothing_due": ("Nothing is due right now.", "现在没有到期的卡片。"),
+}
+RATING_NAMES = {
+    "en": {1: "again", 2: "hard", 3: "good", 4: "easy"},
+    "zh": {1: "重来", 2: "困难", 3: "良好", 4: "简单"},
+}
+_NO_LINE_START = set("，。、；：？！）》」』】…,.;:?!)")  # never begin a line with closing punctuation
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (CJK) characters count two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _tokens(text: str) -> list[str]:
+    """Break opportunities: a run of non-wide non-space characters is one token, each wide character one,
+    each space one (closing punctuation is glued to the token before it)."""
+    out: list[str] = []
+    for ch in text:
+        if ch == " ":
+            out.append(" ")
+        elif _is_wide(ch) or ch in _NO_LINE_START:
+            if ch in _NO_LINE_START and out and out[-1] != " ":
+                out[-1] += ch
+            else:
+                out.append(ch)
+        elif out and out[-1] != " " and not _is_wide(out[-1][-1]) and out[-1][-1] not in _NO_LINE_START:
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
+def wrap(text: str, width: int, indent: str = "", hang: str | None = None) -> list[str]:
+    """Wrap a paragraph to ``width`` display columns: first line after ``indent``, the rest after ``hang``."""
+    hang = indent if hang is None else hang
+    lines: list[str] = []
+    cur, cur_w = indent, display_width(indent)
+    for tok in _tokens(text):
+        w = display_width(tok)
+        if tok == " ":
+            if cur.strip():
+                cur, cur_w = cur + " ", cur_w + 1
+            continue
+        if cur_w + w > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur, cur_w = hang, display_width(hang)
+        cur, cur_w = cur + tok, cur_w + w
+    if cur.strip() or not lines:
+        lines.append(cur.rstrip())
+    return lines
+
+
+_MARKER = re.compile(r"^(\s*(?:[✓✗•!\-]|\[[x ]\]|[A-Za-z]+: |[\u4e00-\u9fff]{2}：)\s)")
 
 _MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 
@@ -47,8 +141,9 @@ def terminal_text(text: str) -> str:
 class UI:
     """Plain text or rich output, and line input that returns None at end of input."""
 
-    def __init__(self, plain: bool) -> None:
+    def __init__(self, plain: bool, lang: str = "en") -> None:
         self.plain = plain
+        self.lang = lang
         self.console: Any = None
         if not plain:
             from rich.console import Console
@@ -61,13 +156,32 @@ class UI:
         self.ok = "[x]" if plain else "✓"
         self.no = "[ ]" if plain else "✗"
 
+    def t(self, key: str, **fields: Any) -> str:
+        """The interface string ``key`` in this UI's language."""
+        en, zh = MESSAGES[key]
+        return (zh if self.lang == "zh" else en).format(**fields)
+
+    def rating(self, value: int) -> str:
+        """'good' / '良好'."""
+        return RATING_NAMES["zh" if self.lang == "zh" else "en"][value]
+
+    def _wrapped(self, text: str, width: int) -> str:
+        out = []
+        for para in text.split("\n"):
+            m = _MARKER.match(para)
+            lead = re.match(r"^\s*", para).group(0)  # type: ignore[union-attr]
+            hang = " " * display_width(m.group(1)) if m else lead
+            out += wrap(para[len(lead):], width, indent=lead, hang=hang)
+        return "\n".join(out)
+
     def say(self, text: str = "", style: str | None = None) -> None:
         if self.console is None:
             print(text, flush=True)
         else:
             from rich.text import Text
 
-            self.console.print(Text(text, style=style or ""))
+            body = self._wrapped(text, max(20, self.console.width))
+            self.console.print(Text(body, style=style or "", no_wrap=True, overflow="ignore"))
 
     def rule(self, title: str) -> None:
         if self.console is None:
@@ -82,8 +196,12 @@ class UI:
             from rich.panel import Panel
             from rich.text import Text
 
+            inner = self._wrapped(body, max(20, self.console.width - 4))
             self.console.print(
-                Panel(Text(body), title=title, title_align="left", border_style=style or "blue")
+                Panel(
+                    Text(inner, no_wrap=True, overflow="ignore"), title=title, title_align="left",
+                    border_style=style or "blue",
+                )
             )
 
     def ask(self, prompt: str) -> str | None:
@@ -97,12 +215,13 @@ class UI:
             print(line, flush=True)  # echo piped input so the transcript reads like a session
         return line
 
-def _human_delta(delta: timedelta) -> str:
+def _human_delta(delta: timedelta, lang: str = "en") -> str:
     s = delta.total_seconds()
+    zh = lang == "zh"
     if s < 60:
-        return "now"
+        return "现在" if zh else "now"
     if s < 3600:
-        return f"in {round(s / 60)} min"
+        return f"{round(s / 60)} 分钟后" if zh else f"in {round(s / 60)} min"
     if s < 86400:
-        return f"in {round(s / 3600)} h"
-    return f"in {round(s / 86400)} days"
+        return f"{round(s / 3600)} 小时后" if zh else f"in {round(s / 3600)} h"
+    return f"{round(s / 86400)} 天后" if zh else f"in {round(s / 86400)} days"

@@ -58,7 +58,7 @@ def _read_answer(ui: UI) -> tuple[str, float, bool]:
     t0 = time.monotonic()
     lines: list[str] = []
     while True:
-        line = ui.ask("> " if lines else "> (answer aloud or type; Enter on an empty line reveals) ")
+        line = ui.ask("> " if lines else ui.t("first_prompt"))
         if line is None:
             return "\n".join(lines), time.monotonic() - t0, True
         if not line.strip():
@@ -67,11 +67,8 @@ def _read_answer(ui: UI) -> tuple[str, float, bool]:
 
 def _ask_rating(ui: UI) -> int:
     while True:
-        raw = ui.ask(
-            "How did it go?  1 again · 2 hard · 3 good · 4 easy  (q = stop) > "
-            if not ui.plain
-            else "How did it go? 1 again / 2 hard / 3 good / 4 easy (q = stop) > "
-        )
+        prompt = ui.t("rate")
+        raw = ui.ask(prompt.replace(" · ", " / ").replace("  ", " ") if ui.plain else prompt)
         if raw is None:
             raise _Quit
         key = raw.strip().lower()
@@ -79,7 +76,7 @@ def _ask_rating(ui: UI) -> int:
             raise _Quit
         if key in _RATING_WORDS:
             return _RATING_WORDS[key]
-        ui.say(f"Please type 1, 2, 3 or 4 (or q to stop); got {raw.strip()!r}.", style="yellow")
+        ui.say(ui.t("rate_again", raw=raw.strip()), style="yellow")
 
 def _show_reveal(
     ui: UI, card: bank.Card, lang: str, typed: str, cards: Sequence[bank.Card]
@@ -154,13 +151,14 @@ def _ask_card(
     import fsrs
 
     ui.rule(header)
-    ui.block("Interviewer" if mode == "mock" else "Question", terminal_text(card.question[lang]), "cyan")
+    title = ui.t("interviewer" if mode == "mock" else "question")
+    ui.block(title, terminal_text(card.question[lang]), "cyan")
     if budget is not None:
-        ui.say(f"Time budget: {budget:g} s.", style="dim")
+        ui.say(ui.t("time_budget", budget=budget), style="dim")
     timer = None
     if budget is not None and not ui.plain:
         timer = threading.Timer(
-            budget, lambda: ui.say(f"\n⏰ {budget:g} s are up: wrap up your answer.", style="bold red")
+            budget, lambda: ui.say("\n" + ui.t("time_up", budget=budget), style="bold red")
         )
         timer.daemon = True
         timer.start()
@@ -171,12 +169,11 @@ def _ask_card(
             timer.cancel()
     if eof and not typed.strip():
         raise _Quit
-    ui.say(f"You took {seconds:.0f} s.", style="bold")
+    ui.say(ui.t("took", seconds=seconds), style="bold")
     over = budget is not None and seconds > budget
     if over:
         ui.say(
-            f"⚠ over budget: {seconds:.0f} s for a {budget:g} s answer. Lead with the short answer, "
-            "then stop and let the interviewer ask."
+            ui.t("over_budget", seconds=seconds, budget=budget)
             if not ui.plain
             else f"WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
             style="bold red",
@@ -217,7 +214,12 @@ def _ask_card(
     session.answers += 1
     when = new_state.due.astimezone(UTC)
     ui.say(
-        f"Saved ({RATINGS[rating]}). Next review {_human_delta(when - now)} ({when:%Y-%m-%d %H:%M} UTC).",
+        ui.t(
+            "saved",
+            rating=ui.rating(rating),
+            when=_human_delta(when - now, ui.lang),
+            at=f"{when:%Y-%m-%d %H:%M}",
+        ),
         style="dim",
     )
     entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result}
@@ -233,7 +235,7 @@ def cmd_study(
     queue = select_study(pool, states, now, args.limit, args.new)
     if not queue:
         upcoming = sorted((states[c.id][0].due, c.id) for c in pool if c.id in states)
-        ui.say("Nothing is due right now.")
+        ui.say(ui.t("nothing_due"))
         if upcoming:
             due, cid = upcoming[0]
             ui.say(f"Next due: {cid} {_human_delta(due - now)} ({due.astimezone(UTC):%Y-%m-%d %H:%M} UTC).")
@@ -241,7 +243,7 @@ def cmd_study(
         return 0
     n_new = sum(1 for c in queue if c.id not in states)
     ui.say(
-        f"{len(queue)} card(s) to rehearse ({len(queue) - n_new} due, {n_new} new). Progress: {store.path}",
+        ui.t("to_rehearse", n=len(queue), due=len(queue) - n_new, new=n_new, path=store.path),
         style="dim",
     )
     sched = _scheduler()
@@ -252,7 +254,7 @@ def cmd_study(
             _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
     except _Quit:
         pass
-    ui.say(f"\nDone: {session.answers} answer(s) saved this session.", style="bold")
+    ui.say("\n" + ui.t("done", n=session.answers), style="bold")
     return 0
 
 def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[bank.Card]:
