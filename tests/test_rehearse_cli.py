@@ -626,3 +626,22 @@ def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> 
     # a key point that wraps keeps a hanging indent: its next line starts with 4 spaces, not at column 0
     i = next(j for j, ln in enumerate(lines) if ln.startswith("  • ") and display_width(ln) > 70)
     assert lines[i + 1].startswith("    ") and not lines[i + 1].startswith("  • "), lines[i : i + 2]
+
+
+def test_list_at_80_columns_shows_every_id_whole_and_one_line_per_question(env) -> None:
+    e = {**os.environ, "COLUMNS": "80"}
+    e.pop("ATTENTION_REHEARSE_CARDS")
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "list"], env=e, encoding="utf-8", timeout=60,
+        dimensions=(50, 80),
+    )
+    child.logfile_read = log = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.getvalue()).replace("\r", "").splitlines()
+    ids = [c.id for c in bank.load_cards()]
+    assert all(display_width(ln) <= 80 for ln in lines), max(lines, key=display_width)
+    firsts = [ln.split()[0] for ln in lines if ln and not ln.startswith(" ")]
+    assert firsts[: len(ids)] == ids  # every id whole, in bank order, on a line of its own
+    assert lines[-1].strip() == f"{len(ids)} card(s)."
+    assert len([ln for ln in lines if ln.strip()]) == 2 * len(ids) + 1  # one line per question

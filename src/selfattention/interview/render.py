@@ -99,6 +99,17 @@ def wrap(text: str, width: int, indent: str = "", hang: str | None = None) -> li
     return lines
 
 
+def truncate(text: str, width: int, indent: str = "") -> str:
+    """``indent + text`` cut to ``width`` display columns, with … when something was cut."""
+    out, used = indent, display_width(indent)
+    for ch in text:
+        w = display_width(ch)
+        if used + w > width - 1:
+            return out + "…"
+        out, used = out + ch, used + w
+    return out
+
+
 _MARKER = re.compile(r"^(\s*(?:[✓✗•!\-]|\[[x ]\]|[A-Za-z]+: |[\u4e00-\u9fff]{2}：)\s)")
 
 _MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)

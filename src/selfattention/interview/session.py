@@ -14,7 +14,7 @@ from typing import Any
 
 from . import bank
 from .matcher import MatchResult
-from .render import UI, _human_delta, terminal_text
+from .render import UI, _human_delta, terminal_text, truncate
 from .schedule import (
     RATINGS,
     _filter,
@@ -27,6 +27,7 @@ from .schedule import (
 )
 from .store import Store, StoreError
 
+NARROW = 110  # below this terminal width, `list` prints each card on two lines instead of a table
 _RATING_WORDS = {
     "1": 1,
     "2": 2,
@@ -315,6 +316,8 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     return 0
 
 def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
+    from rich.text import Text
+
     now = _now()
     states = store.states()
     rows = []
@@ -336,10 +339,16 @@ def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
         print("  ".join(h.ljust(w) for h, w in zip(heads[:-1], widths, strict=True)) + "  question")
         for r in rows:
             print("  ".join(v.ljust(w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
+    elif ui.console.width < NARROW:  # two lines per card: the full id first, the question cut to one line
+        width = ui.console.width
+        for r in rows:
+            ui.console.print(Text(f"{r[0]}  ", style="bold") + Text(f"{r[1][:2]} · {r[2]} · {r[3]} · {r[4]}"))
+            ui.console.print(Text(truncate(r[-1], width - 4, indent="    "), style="dim"), no_wrap=True)
     else:
         from rich.table import Table
 
         table = Table(*heads, show_lines=False)
+        table.columns[0].no_wrap = True  # an id is never cut: two cards must never look the same
         for r in rows:
             table.add_row(*r)
         ui.console.print(table)
