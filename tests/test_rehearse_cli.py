@@ -235,7 +235,14 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"How did it go\?")
     t.sendline("4")
     t.expect(r"Saved \(easy\)\. Next review in \d+ days")
+    # learning steps: fx-scale (due in 10 min) comes back in the same session; stop there
+    t.expect(r"\[4/5\] ch\.3 · basic · fx-scale · again")
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("q")
     t.expect(r"Done: 3 answer\(s\) saved this session")
+    t.expect(r"This session: again 1 · hard 0 · good 1 · easy 1 · 0 min \d+ s in all\.")
+    t.expect(r"Next due: fx-variance in 1 min")
     code, _ = t.finish()
     assert code == 0
 
@@ -251,7 +258,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     assert due["fx-scale"] == T0 + timedelta(minutes=10)
     assert due["fx-variance"] == T0 + timedelta(minutes=1)
     assert due["fx-deep"] >= T0 + timedelta(days=1) and cards["fx-deep"][1] == 2  # State.Review
-    assert cards["fx-variance"][3] == 1  # one lapse recorded for "again"
+    assert cards["fx-variance"][3] == 0  # "again" on a new card is not a lapse (nothing was learned yet)
     assert "fx-mask" not in cards  # --limit 3 kept the 4th card new
 
 
@@ -437,7 +444,7 @@ def test_list_and_stats_reflect_progress(env, monkeypatch, capsys) -> None:
     assert "reviews:           4  (again-rate 50%" in out
     # weakest first: chapter 3 had 2 "again" of 3 reviews, chapter 5 none
     assert out.index("03_scaling") < out.index("05_masking")
-    assert "again 67% of 3 review(s), 2 lapse(s)" in out
+    assert "again 67% of 3 review(s), 0 lapse(s)" in out  # new cards failing are not lapses
 
 
 def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path, capsys) -> None:
@@ -613,6 +620,10 @@ def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> 
         child.sendline("")
         child.expect("答得怎么样")
         child.sendline("3")
+        child.expect("再来一次")  # due again in 10 min: the card comes back in this session
+        child.sendline("")
+        child.expect("答得怎么样")
+        child.sendline("q")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
@@ -645,3 +656,19 @@ def test_list_at_80_columns_shows_every_id_whole_and_one_line_per_question(env) 
     assert firsts[: len(ids)] == ids  # every id whole, in bank order, on a line of its own
     assert lines[-1].strip() == f"{len(ids)} card(s)."
     assert len([ln for ln in lines if ln.strip()]) == 2 * len(ids) + 1  # one line per question
+
+
+
+def test_learning_steps_summary_and_per_day_new_limit(env, monkeypatch, capsys) -> None:
+    """A card rated again comes back in the same session (not a lapse); the session ends with a breakdown;
+    new cards started earlier today count against --new."""
+    out = _run_piped(["--plain", "--limit", "1", "--new", "2"], "\n1\n\n3\n\nq\n", monkeypatch, capsys)
+    assert out.count("fx-scale") >= 3 and "[2/2] ch.3 · basic · fx-scale · again" in out
+    assert "This session: again 1 · hard 0 · good 1 · easy 0 · 0 min 0 s in all." in out
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 1), ("fx-scale", 3)]
+    assert cards["fx-scale"][3] == 0
+    # later the same day: one new card was started, so --new 2 leaves room for exactly one more
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(hours=3)).isoformat())
+    out = _run_piped(["--plain", "--new", "2"], "\n3\n\nq\n\nq\n", monkeypatch, capsys)
+    assert "(1 due, 1 new)" in out

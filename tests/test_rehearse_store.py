@@ -62,12 +62,16 @@ def test_fsrs_state_round_trips_and_counts_lapses(tmp_path: Path) -> None:
         first = _review(s, "a", fsrs.Rating.Good, NOW)
         assert first.due == NOW + timedelta(minutes=10)  # fsrs default learning steps: 1 min, 10 min
         _review(s, "a", fsrs.Rating.Again, NOW + timedelta(minutes=10))
+        _review(s, "b", fsrs.Rating.Easy, NOW)  # graduates to review at once
+        _review(s, "b", fsrs.Rating.Again, NOW + timedelta(days=3))  # forgetting a learned card: a lapse
     with Store(db) as s:
         state, reps, lapses = s.states()["a"]
-        assert (reps, lapses) == (2, 1)
+        assert (reps, lapses) == (2, 0)  # failing a card still in learning is not a lapse
+        assert s.states()["b"][1:] == (2, 1)
         assert state.due == NOW + timedelta(minutes=11)  # Again -> back to the 1-minute step
-        assert [r.rating for r in s.reviews()] == [3, 1]
-        assert s.count_reviews() == 2
+        assert [r.rating for r in s.reviews(["a"])] == [3, 1]
+        assert s.count_reviews() == 4
+        assert s.new_today(NOW) == 2 and s.new_today(NOW + timedelta(days=3)) == 0
 
 
 def test_unknown_card_is_new_and_due_now(tmp_path: Path) -> None:

@@ -43,6 +43,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "本次复习 {n} 张卡片（{due} 张到期，{new} 张新卡）。进度文件：{path}",
     ),
     "nothing_due": ("Nothing is due right now.", "现在没有到期的卡片。"),
+    "summary": (
+        "This session: {parts} · {mins} min {secs} s in all.", "本次：{parts} · 共 {mins} 分 {secs} 秒。"
+    ),
+    "next_due": ("Next due: {cid} {when} ({at} UTC).", "下一张到期：{cid}，{when}（{at} UTC）。"),
 }
 RATING_NAMES = {
     "en": {1: "again", 2: "hard", 3: "good", 4: "easy"},

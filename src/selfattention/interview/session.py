@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, timedelta
 from typing import Any
 
 from . import bank
@@ -27,6 +27,8 @@ from .schedule import (
 )
 from .store import Store, StoreError
 
+LEARN_AHEAD = timedelta(minutes=20)  # as Anki: a card due again within 20 min returns in this session
+MAX_RETURNS = 3  # ... at most this many times per session
 NARROW = 110  # below this terminal width, `list` prints each card on two lines instead of a table
 _RATING_WORDS = {
     "1": 1,
@@ -223,7 +225,7 @@ def _ask_card(
         ),
         style="dim",
     )
-    entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result}
+    entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result, "due": when}
     session.log.append(entry)
     return entry
 
@@ -233,7 +235,8 @@ def cmd_study(
     pool = _ordered(_filter(cards, args.chapter))
     now = _now()
     states = store.states()
-    queue = select_study(pool, states, now, args.limit, args.new)
+    new_left = max(0, args.new - store.new_today(now))  # --new is per day: cards started today count
+    queue = select_study(pool, states, now, args.limit, new_left)
     if not queue:
         upcoming = sorted((states[c.id][0].due, c.id) for c in pool if c.id in states)
         ui.say(ui.t("nothing_due"))
@@ -248,15 +251,43 @@ def cmd_study(
         style="dim",
     )
     sched = _scheduler()
+    returns: dict[str, int] = {}
     try:
-        for i, card in enumerate(queue, 1):
+        i = 0
+        while i < len(queue):
+            card = queue[i]
+            i += 1
             num = bank.CHAPTERS[card.chapter]["number"]
-            header = f"[{i}/{len(queue)}] ch.{num} · {card.level} · {card.id}"
-            _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
+            again = " · " + ("再来一次" if ui.lang == "zh" else "again") if returns.get(card.id) else ""
+            header = f"[{i}/{len(queue)}] ch.{num} · {card.level} · {card.id}{again}"
+            entry = _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
+            # learning steps: a card due again within the session (rated again/hard while learning) comes back
+            if entry["due"] - _now() <= LEARN_AHEAD and returns.get(card.id, 0) < MAX_RETURNS:
+                returns[card.id] = returns.get(card.id, 0) + 1
+                queue.append(card)
     except _Quit:
         pass
     ui.say("\n" + ui.t("done", n=session.answers), style="bold")
+    _summary(ui, session, store, pool)
     return 0
+
+
+def _summary(ui: UI, session: Session, store: Store, pool: list[bank.Card]) -> None:
+    """End of a session: the ratings given, the time spent, and when the next card is due."""
+    if not session.log:
+        return
+    counts = {r: sum(e["rating"] == r for e in session.log) for r in (1, 2, 3, 4)}
+    seconds = sum(e["seconds"] for e in session.log)
+    parts = " · ".join(f"{ui.rating(r)} {n}" for r, n in counts.items())
+    mins, secs = divmod(round(seconds), 60)
+    ui.say(ui.t("summary", parts=parts, mins=mins, secs=secs))
+    states = store.states()
+    upcoming = sorted((states[c.id][0].due, c.id) for c in pool if c.id in states)
+    if upcoming:
+        due, cid = upcoming[0]
+        when = _human_delta(due - _now(), ui.lang)
+        ui.say(ui.t("next_due", cid=cid, when=when, at=f"{due:%Y-%m-%d %H:%M}"))
+
 
 def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[bank.Card]:
     """The main question, then its follow-ups depth-first (an interviewer digs into the last answer)."""

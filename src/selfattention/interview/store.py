@@ -349,9 +349,12 @@ class Store:
         covered: int | None,
         total: int | None,
     ) -> None:
-        lapse = 1 if rating == int(fsrs.Rating.Again) else 0
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            prev = self.conn.execute("SELECT state FROM cards WHERE card_id = ?", (card_id,)).fetchone()
+            # a lapse is forgetting a card that had graduated to review, not failing a new or learning one
+            was_review = prev is not None and prev[0] == int(fsrs.State.Review)
+            lapse = int(rating == int(fsrs.Rating.Again) and was_review)
             self.conn.execute(
                 "INSERT INTO cards (card_id, fsrs, due, state, reps, lapses) VALUES (?, ?, ?, ?, 1, ?) "
                 "ON CONFLICT(card_id) DO UPDATE SET fsrs = excluded.fsrs, due = excluded.due, "
@@ -393,6 +396,16 @@ class Store:
             for r in rows
             if wanted is None or r[0] in wanted
         ]
+
+    def new_today(self, now: datetime) -> int:
+        """Cards first answered on the UTC day of ``now`` (the new-card limit is per day, as in Anki)."""
+        day = _utc(now).date().isoformat()
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM (SELECT MIN(reviewed_at) AS first FROM reviews GROUP BY card_id) "
+            "WHERE substr(first, 1, 10) = ?",
+            (day,),
+        ).fetchone()
+        return int(row[0])
 
     def count_reviews(self) -> int:
         """Number of stored answers."""
