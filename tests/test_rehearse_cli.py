@@ -445,6 +445,8 @@ def test_list_and_stats_reflect_progress(env, monkeypatch, capsys) -> None:
     # weakest first: chapter 3 had 2 "again" of 3 reviews, chapter 5 none
     assert out.index("03_scaling") < out.index("05_masking")
     assert "again 67% of 3 review(s), 0 lapse(s)" in out  # new cards failing are not lapses
+    # 7-day forecast: all 4 cards are in learning, due within minutes, so all fall due today
+    assert "due in the next 7 days (today first): 4 · 0 · 0 · 0 · 0 · 0 · 0  (4 in all)" in out
 
 
 def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path, capsys) -> None:

@@ -187,3 +187,19 @@ def test_empty_file_is_initialised(tmp_path: Path) -> None:
     db.touch()
     with Store(db) as s:
         assert s.meta()["app_id"] == APP_ID
+
+
+def test_stats_forecast_counts_cards_due_on_each_of_the_next_7_days(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from selfattention.interview.schedule import compute_stats
+
+    due_in = {"a": timedelta(hours=-30), "b": timedelta(hours=5), "c": timedelta(days=2, hours=1),
+              "d": timedelta(days=2, hours=3), "e": timedelta(days=6, hours=2), "f": timedelta(days=9)}
+    with Store(tmp_path / "p.db") as s:
+        for cid, delta in due_in.items():
+            card = fsrs.Card(card_id=1, state=fsrs.State.Review, due=NOW + delta)
+            s.record(cid, "03_scaling", card, 3, NOW, 1.0, "study", "en")
+        cards = [SimpleNamespace(id=cid, chapter="03_scaling") for cid in due_in]
+        stats = compute_stats(cards, s, NOW)  # NOW is 09:00 UTC: +5 h is still today, +30 h ago is overdue
+    assert stats["forecast"] == [2, 0, 2, 0, 0, 0, 1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import bank
@@ -67,7 +67,17 @@ def compute_stats(cards: list[bank.Card], store: Store, now: datetime) -> dict[s
     for ch in per.values():
         ch["again_rate"] = ch["again"] / ch["reviews"]
     weakest = sorted(per.items(), key=lambda kv: (-kv[1]["again_rate"], -kv[1]["lapses"], kv[0]))
+    start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    forecast = []  # cards due on each of the next 7 UTC days (today: everything due by midnight, overdue too)
+    for day in range(7):
+        end = start + timedelta(days=day + 1)
+        lo = start + timedelta(days=day)
+        forecast.append(
+            sum(1 for c in cards if c.id in states and (day == 0 or states[c.id][0].due >= lo)
+                and states[c.id][0].due < end)
+        )
     return {
+        "forecast": forecast,
         "cards": len(cards),
         "seen": sum(1 for c in cards if c.id in states),
         "new": len(ids - set(states)),

@@ -399,6 +399,10 @@ def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.C
     if not s["chapters"]:
         ui.say("No answers yet: run `attention-rehearse` to start.")
         return 0
+    ui.say(
+        "due in the next 7 days (today first): " + " · ".join(str(n) for n in s["forecast"])
+        + f"  ({sum(s['forecast'])} in all)"
+    )
     ui.say("Weakest chapters (again-rate, lapses):", style="bold")
     for slug, ch in list(s["chapters"].items())[:5]:
         ui.say(
