@@ -470,6 +470,19 @@ def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path,
     assert "Why divide by the square root of d_k?" in scale and "问题 fx-scale？" in scale
     assert any("\\(\\sqrt{d_k}\\)" in f for f in scale)  # $..$ became MathJax for Anki
     assert str(ANKI_DECK_ID) in decks and str(ANKI_MODEL_ID) in models
+    # misconceptions and follow-ups travel too (issue 15, point 11); the 中文 template speaks Chinese
+    model = models[str(ANKI_MODEL_ID)]
+    names = [f["name"] for f in model["flds"]]
+    assert names[-4:] == ["Myths_en", "Myths_zh", "FollowUps_en", "FollowUps_zh"]
+    assert "<i>Myth:</i> A misconception about fx-scale." in scale[names.index("Myths_en")]
+    assert "What is the variance of q dot k?" in scale[names.index("FollowUps_en")]
+    zh = next(t for t in model["tmpls"] if t["name"] == "中文")["afmt"]
+    assert "面试时可以这样答" in zh and "spoken" not in zh and "常见误区" in zh
+    # never overwritten silently
+    before = path.read_bytes()
+    assert main(["export-anki", str(path)]) == 1
+    assert "exists; not overwriting it" in capsys.readouterr().err and path.read_bytes() == before
+    assert main(["export-anki", str(path), "--force"]) == 0
 
 
 def test_real_bank_lists_and_exports(tmp_path, monkeypatch, capsys) -> None:

@@ -175,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("export-anki", "write an Anki deck (.apkg) with every card, both languages")
     _add_selection(sp, top=False)
     sp.add_argument("path", metavar="PATH", help="output file, e.g. attention.apkg")
+    sp.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
     sp = add("drill", "write a 'hand-write attention' coding scaffold (see --list)")
     sp.add_argument("name", nargs="?", metavar="NAME", help="which drill (see --list)")
@@ -251,6 +252,13 @@ def _dispatch(
         print(f"attention-rehearse: error: question bank: {exc}", file=sys.stderr)
         return 1
     if command == "export-anki":
+        if Path(args.path).exists() and not args.force:
+            print(
+                f"attention-rehearse: error: {args.path} exists; not overwriting it "
+                "(use --force, or another PATH)",
+                file=sys.stderr,
+            )
+            return 1
         n = export_anki(_filter(cards, args.chapter), Path(args.path))
         print(f"wrote {n} notes (English and 中文 cards) to {args.path}")
         return 0
