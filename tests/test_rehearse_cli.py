@@ -338,6 +338,7 @@ def test_killed_process_loses_no_rated_answer(env, term) -> None:
 def test_mock_interview_chains_follow_ups_and_warns_over_budget(env, term) -> None:
     t = _spawn(term, ["mock", "--chapter", "scaling", "--budget", "1", "--seed", "0"])
     t.expect(r"Mock interview: 3 question\(s\), 1 s budget per answer")
+    t.expect(r"Your ratings update the schedule \(--no-schedule: practise without\)")
     t.expect(r"Q1/3 · main question · fx-scale")
     t.expect(r"Time budget: 1 s")
     t.expect(r"1 s are up: wrap up your answer")  # the live reminder fires while you are still answering
@@ -354,7 +355,7 @@ def test_mock_interview_chains_follow_ups_and_warns_over_budget(env, term) -> No
     t.expect(r"How did it go\?")
     t.sendline("3")
     t.expect(r"Mock interview summary")
-    t.expect(r"fx-scale: \d+ s OVER BUDGET, rated hard")
+    t.expect(r"Why divide by the square root of d_k\? \(fx-scale\): \d+ s OVER BUDGET, rated hard")
     code, _ = t.finish()
     assert code == 0
     reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
@@ -687,3 +688,13 @@ def test_learning_steps_summary_and_per_day_new_limit(env, monkeypatch, capsys) 
     monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(hours=3)).isoformat())
     out = _run_piped(["--plain", "--new", "2"], "\n3\n\nq\n\nq\n", monkeypatch, capsys)
     assert "(1 due, 1 new)" in out
+
+
+
+def test_mock_with_no_schedule_saves_nothing(env, monkeypatch, capsys) -> None:
+    out = _run_piped(["mock", "--chapter", "scaling", "--seed", "0", "--no-schedule", "--plain"],
+                     "\n3\n\n3\n\n3\n", monkeypatch, capsys)
+    assert "--no-schedule: nothing is saved." in out and out.count("Not saved to your schedule (good)") == 3
+    assert "What is the variance of q dot k? (fx-variance)" in out  # the summary names the questions
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert reviews == [] and cards == {}

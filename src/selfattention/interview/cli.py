@@ -166,6 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="questions in the interview, main one included (default 4)",
     )
     sp.add_argument("--seed", type=int, default=None, help="pick the main question reproducibly")
+    sp.add_argument(
+        "--no-schedule", dest="schedule", action="store_false",
+        help="practise only: mock ratings do not change your spaced-repetition schedule",
+    )
 
     sp = add("list", "list the cards: id, chapter, level, due state")
     _add_selection(sp, top=False)

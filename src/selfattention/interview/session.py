@@ -149,8 +149,10 @@ def _ask_card(
     session: Session,
     cards: Sequence[bank.Card],
     budget: float | None = None,
+    record: bool = True,
 ) -> dict[str, Any]:
-    """Question -> timed answer -> reveal -> rating -> FSRS schedule -> committed. Raises _Quit to stop."""
+    """Question -> timed answer -> reveal -> rating -> FSRS schedule -> committed (unless ``record`` is
+    False: a mock interview run with --no-schedule). Raises _Quit to stop."""
     import fsrs
 
     ui.rule(header)
@@ -196,6 +198,12 @@ def _ask_card(
                 style="yellow",
             )
 
+    if not record:
+        entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result,
+                 "due": new_state.due.astimezone(UTC)}
+        session.log.append(entry)
+        ui.say(f"Not saved to your schedule ({RATINGS[rating]}): --no-schedule.", style="dim")
+        return entry
     session.pending = f"{card.id} ({RATINGS[rating]})"
     try:
         store.record(
@@ -313,7 +321,9 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     chain = _mock_chain(rng.choice(basics), cards, args.rounds)
     ui.say(
         f"Mock interview: {len(chain)} question(s), {args.budget:g} s budget per answer. "
-        "Answer aloud as you would in the room; Enter on an empty line when you are done.",
+        "Answer aloud as you would in the room; Enter on an empty line when you are done. "
+        + ("Your ratings update the schedule (--no-schedule: practise without)." if args.schedule
+           else "--no-schedule: nothing is saved."),
         style="dim",
     )
     sched = _scheduler()
@@ -331,6 +341,7 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
                 session,
                 cards,
                 budget=args.budget,
+                record=args.schedule,
             )
     except _Quit:
         pass
@@ -341,7 +352,10 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
             cov = (
                 "" if e["result"] is None else f", {len(e['result'].covered)}/{e['result'].total} key points"
             )
-            ui.say(f"{e['card'].id}: {e['seconds']:.0f} s{flag}, rated {RATINGS[e['rating']]}{cov}")
+            ui.say(
+                f"{terminal_text(e['card'].question[args.lang])} ({e['card'].id}): "
+                f"{e['seconds']:.0f} s{flag}, rated {RATINGS[e['rating']]}{cov}"
+            )
         n_over = sum(e["over"] for e in session.log)
         ui.say(f"{n_over} of {len(session.log)} answer(s) over the {args.budget:g} s budget.", style="bold")
     return 0
