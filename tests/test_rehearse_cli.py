@@ -698,3 +698,24 @@ def test_mock_with_no_schedule_saves_nothing(env, monkeypatch, capsys) -> None:
     assert "What is the variance of q dot k? (fx-variance)" in out  # the summary names the questions
     reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert reviews == [] and cards == {}
+
+
+
+def test_mock_follow_ups_stay_on_the_main_question_s_topic() -> None:
+    """Every chapter's mock chain uses the chapter's own reachable follow-ups before any other chapter."""
+    from selfattention.interview.session import _mock_chain
+
+    cards = bank.load_cards()
+    by_id = {c.id: c for c in cards}
+    for slug in bank.CHAPTERS:
+        first = bank.chapter_card(cards, slug)
+        reach, todo = set(), [first.id]  # follow-up links inside the chapter, computed here
+        while todo:
+            cid = todo.pop()
+            if cid not in reach:
+                reach.add(cid)
+                todo += [f for f in by_id[cid].follow_ups if by_id[f].chapter == slug]
+        chain = _mock_chain(first, cards, 4)
+        in_chapter = [c.chapter == slug for c in chain]
+        k = min(4, len(reach))
+        assert in_chapter[:k] == [True] * k, (slug, [c.id for c in chain])

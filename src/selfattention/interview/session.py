@@ -298,19 +298,25 @@ def _summary(ui: UI, session: Session, store: Store, pool: list[bank.Card]) -> N
 
 
 def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[bank.Card]:
-    """The main question, then its follow-ups depth-first (an interviewer digs into the last answer)."""
+    """The main question, then its follow-ups depth-first (an interviewer digs into the last answer),
+    staying on the main question's topic: follow-ups into other chapters come only once the chapter's own
+    reachable follow-ups are used up."""
     by_id = {c.id: c for c in cards}
     chain: list[bank.Card] = []
-    stack = [first.id]
+    stack = [first.id]  # same chapter, depth-first
+    later: list[str] = []  # other chapters, in the order they were met
     seen: set[str] = set()
-    while stack and len(chain) < rounds:
-        cid = stack.pop()
+    while (stack or later) and len(chain) < rounds:
+        cid = stack.pop() if stack else later.pop(0)
         if cid in seen or cid not in by_id:
             continue
         seen.add(cid)
         chain.append(by_id[cid])
-        stack.extend(reversed(by_id[cid].follow_ups))
+        fus = [f for f in by_id[cid].follow_ups if f in by_id and f not in seen]
+        stack.extend(reversed([f for f in fus if by_id[f].chapter == first.chapter]))
+        later.extend(f for f in fus if by_id[f].chapter != first.chapter)
     return chain
+
 
 def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card], session: Session) -> int:
     basics = [c for c in _ordered(_filter(cards, args.chapter)) if c.level == "basic"]
