@@ -719,3 +719,26 @@ def test_mock_follow_ups_stay_on_the_main_question_s_topic() -> None:
         in_chapter = [c.chapter == slug for c in chain]
         k = min(4, len(reach))
         assert in_chapter[:k] == [True] * k, (slug, [c.id for c in chain])
+
+
+
+def test_time_up_alert_keeps_the_line_being_typed(env) -> None:
+    """The mock time-up alert prints on its own line, then redraws the prompt with what was typed so far."""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "selfattention.rehearse", "mock", "--chapter", "3", "--budget", "1", "--seed", "0"],
+        env=dict(os.environ), encoding="utf-8", timeout=60, dimensions=(40, 120),
+    )
+    try:
+        child.expect(r"Enter on an empty line reveals\) ")
+        child.send("the variance")
+        child.expect(r"1 s are up: wrap up your answer\.")
+        child.expect(r"\(answer aloud or type; Enter on an empty line reveals\) the variance")
+        child.send(" grows\r")
+        child.sendline("")
+        child.expect(r"mentions 1/3 key points")  # the line stayed one answer: "the variance grows"
+        child.expect(r"How did it go\?")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

@@ -219,13 +219,29 @@ class UI:
                 )
             )
 
+    def interrupt(self, text: str, style: str | None = None) -> None:
+        """Print ``text`` while the user may be typing, then redraw the prompt and what was typed so far
+        (readline keeps the line; without this the alert would break it in two)."""
+        typed = None
+        if self._prompt is not None and "readline" in sys.modules:
+            typed = sys.modules["readline"].get_line_buffer()
+        self.say("\n" + text, style=style)
+        if typed is not None:
+            sys.stdout.write(self._prompt + typed)
+            sys.stdout.flush()
+
+    _prompt: str | None = None
+
     def ask(self, prompt: str) -> str | None:
         """One line from stdin (None at EOF)."""
+        self._prompt = prompt
         try:
             line = input(prompt)
         except EOFError:
             print(flush=True)
             return None
+        finally:
+            self._prompt = None
         if not sys.stdin.isatty():
             print(line, flush=True)  # echo piped input so the transcript reads like a session
         return line

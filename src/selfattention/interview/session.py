@@ -163,7 +163,7 @@ def _ask_card(
     timer = None
     if budget is not None and not ui.plain:
         timer = threading.Timer(
-            budget, lambda: ui.say("\n" + ui.t("time_up", budget=budget), style="bold red")
+            budget, lambda: ui.interrupt(ui.t("time_up", budget=budget), style="bold red")
         )
         timer.daemon = True
         timer.start()
