@@ -26,6 +26,8 @@ def test_chinese_wraps_between_characters_and_fits_the_width() -> None:
     assert all(_cols(ln) <= 20 for ln in lines), lines
     assert len(lines) >= 5 and max(_cols(ln) for ln in lines) >= 18  # lines are filled, not ragged
     assert not any(ln[:1] in "，。、；：？！）" for ln in lines), lines
+    # the comma would fall on column 11 of a 10-column line: it takes the character before it along
+    assert wrap("一二三四五，六七八。", 10) == ["一二三四", "五，六七", "八。"]
 
 
 def test_english_wraps_at_spaces_and_keeps_the_hanging_indent() -> None:
