@@ -18,6 +18,7 @@ from selfattention.interview.bank import (
     get_card,
     load_cards,
 )
+from selfattention.interview.matcher import has_cjk
 
 # Every question of the two seed notes (shared/seeds/), verbatim, and the cards that answer it.
 SEED_QUESTIONS: dict[str, list[str]] = {
@@ -347,7 +348,54 @@ BROKEN = {
     "dangling follow-up": (lambda c: {**c, "follow_ups": ["no-such-card"]}, "follow-up 'no-such-card'"),
     "self follow-up": (lambda c: {**c, "follow_ups": ["flow-computation"]}, "itself"),
     "bad misconception": (lambda c: {**c, "misconceptions": [{"en": "x"}]}, "misconceptions[0]"),
+    "keywords_zh count": (
+        lambda c: {**c, "key_points": {**c["key_points"], "keywords_zh": [["注意"]] * 5}},
+        "'key_points.keywords_zh' needs one list per key point",
+    ),
+    "empty keywords_zh": (
+        lambda c: {**c, "key_points": {**c["key_points"], "keywords_zh": [[]] * 6}},
+        "key_points.keywords_zh[0]",
+    ),
+    "unknown key_points key": (
+        lambda c: {**c, "key_points": {**c["key_points"], "keywords_fr": []}},
+        "'key_points' must be a mapping",
+    ),
+    "tells without zh": (
+        lambda c: {**c, "misconceptions": [{**c["misconceptions"][0], "tells": {"en": ["x"]}}]},
+        "'misconceptions[0].tells' must be a mapping with keys en and zh",
+    ),
+    "blocks out of range": (
+        lambda c: {**c, "misconceptions": [{**c["misconceptions"][0], "blocks": [6]}]},
+        "'misconceptions[0].blocks' must list key point indices 0..5",
+    ),
+    "blocks without tells": (
+        lambda c: {**c, "misconceptions": [{"en": "A. B.", "zh": "甲。乙。", "blocks": [0]}]},
+        "needs 'tells'",
+    ),
+    "unknown misconception key": (
+        lambda c: {**c, "misconceptions": [{**c["misconceptions"][0], "why": "x"}]}, "unknown key(s) why"
+    ),
 }
+
+
+def test_every_packaged_card_has_chinese_keywords_and_misconception_tells(cards: list[Card]) -> None:
+    """The schema makes keywords_zh / tells optional (for --cards DIR), the packaged bank has all of them."""
+    for card in cards:
+        assert len(card.keywords_zh) == len(card.key_points["zh"]) and all(card.keywords_zh), card.id
+        assert len(card.tells) == len(card.misconceptions), card.id
+        for tell in card.tells:
+            assert tell.phrases and tell.blocks, card.id
+            assert any(has_cjk(t) for t in tell.phrases), card.id
+            assert any(not has_cjk(t) for t in tell.phrases), card.id
+
+
+def test_cards_without_the_new_fields_still_load(tmp_path: Path) -> None:
+    card = _no_follow_ups(_good_card())
+    card["key_points"] = {k: v for k, v in card["key_points"].items() if k != "keywords_zh"}
+    card["misconceptions"] = [{"en": m["en"], "zh": m["zh"]} for m in card["misconceptions"]]
+    (loaded,) = load_cards(_write(tmp_path, [card]))
+    assert loaded.keywords_zh == [[] for _ in range(6)] and all(not t.phrases for t in loaded.tells)
+    assert loaded.check("softmax over the columns, dot products").covered == [1]
 
 
 @pytest.mark.parametrize("case", list(BROKEN))

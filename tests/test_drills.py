@@ -8,6 +8,11 @@ the subprocess path (time limit, exit codes, the ``grade`` command) is exercised
 from __future__ import annotations
 
 import ast
+import os
+import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,7 +21,8 @@ import pytest
 from selfattention.interview.drills import DRILLS, detect_drill
 from selfattention.interview.drills._worker import run_checks
 from selfattention.interview.drills.checks_index import NAMES
-from selfattention.interview.grader import GradeReport, format_report, grade_file
+from selfattention.interview.drills.rules import find_violations
+from selfattention.interview.grader import STATIC_CHECK, GradeReport, format_report, grade_file
 from selfattention.interview.rehearse import main
 
 SOLUTIONS: dict[str, str] = {
@@ -134,6 +140,78 @@ def alibi_attention(q, k, v):
     s = s.masked_fill(~torch.tril(torch.ones(n, n, dtype=torch.bool)), float("-inf"))
     return torch.softmax(s, -1) @ v
 """,
+    "gqa": """\
+# drill: gqa
+import math
+
+import torch
+
+
+def gqa_attention(q, k, v, mask=None):
+    h, g = q.shape[1], k.shape[1]
+    if h % g:
+        raise ValueError(f"h={h} query heads is not a multiple of g={g} kv heads")
+    k = k.repeat_interleave(h // g, dim=1)
+    v = v.repeat_interleave(h // g, dim=1)
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    return torch.softmax(s, -1) @ v
+""",
+    "kv_chunk": """\
+# drill: kv_chunk
+import math
+
+import torch
+
+
+def decode_chunk(q_new, k_new, v_new, k_cache, v_cache):
+    p, m = k_cache.shape[2], q_new.shape[2]
+    k = torch.cat([k_cache, k_new], dim=2)
+    v = torch.cat([v_cache, v_new], dim=2)
+    s = q_new @ k.transpose(-2, -1) / math.sqrt(q_new.shape[-1])
+    allowed = torch.arange(p + m)[None, :] <= torch.arange(m)[:, None] + p
+    s = s.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(s, -1) @ v, k, v
+""",
+    "rope": """\
+# drill: rope
+import torch
+
+
+def rope(x, positions, base=10000.0):
+    d = x.shape[-1]
+    theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    ang = positions.double()[:, None] * theta
+    cos, sin = torch.cos(ang).to(x.dtype), torch.sin(ang).to(x.dtype)
+    x1, x2 = x[..., 0::2], x[..., 1::2]
+    out = torch.empty_like(x)
+    out[..., 0::2] = x1 * cos - x2 * sin
+    out[..., 1::2] = x1 * sin + x2 * cos
+    return out
+""",
+    "online_softmax": """\
+# drill: online_softmax
+import math
+
+import torch
+
+
+def online_attention(q, k, v, block_size):
+    scale = 1 / math.sqrt(q.shape[-1])
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    o = torch.zeros(q.shape[:-1] + (v.shape[-1],))
+    for s0 in range(0, k.shape[-2], block_size):
+        s = q @ k[..., s0 : s0 + block_size, :].transpose(-2, -1) * scale
+        m_new = torch.maximum(m, s.amax(-1, keepdim=True))
+        c = torch.exp(m - m_new)
+        p = torch.exp(s - m_new)
+        l = l * c + p.sum(-1, keepdim=True)
+        o = o * c + p @ v[..., s0 : s0 + block_size, :]
+        m = m_new
+    return o / l
+""",
 }
 
 
@@ -146,6 +224,153 @@ def _edit(drill: str, old: str, new: str) -> str:
 
 BROKEN: dict[str, tuple[str, str, str, str]] = {
     # name: (drill, source, failing check (prefix), message fragment)
+    # -- cheats (issue 15): each passed every check before the run-time guard --------------------------
+    "imports the package": (
+        "sdpa",
+        "# drill: sdpa\nfrom selfattention import scaled_dot_product_attention as _s\n\n\n"
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    return _s(q, k, v, mask=mask, return_weights=True)\n",
+        "file loads",
+        "your file imports selfattention: the drill is to write it yourself",
+    ),
+    "F.sdpa inside mha": (
+        "mha",
+        _edit("mha", "out = torch.softmax(s, -1) @ v",
+              "out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)"),
+        "one head equals",
+        "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "F.sdpa hidden from the static check": (
+        "sdpa",
+        "# drill: sdpa\nimport torch\n\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    f = getattr(torch.nn.functional, 'scaled_dot_' + 'product_attention')\n"
+        "    return f(q, k, v, attn_mask=mask), None\n",
+        "returns (out, weights)",
+        "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "torch.softmax in stable_softmax": (
+        "causal",
+        _edit("causal", "    m = scores.amax(dim=-1, keepdim=True)",
+              "    return torch.nan_to_num(torch.softmax(scores, -1))\n"
+              "    m = scores.amax(dim=-1, keepdim=True)"),
+        "stable_softmax matches",
+        "not allowed: your code calls torch.softmax: stable_softmax must be written with exp, max and sum",
+    ),
+    "Tensor.softmax in stable_softmax, Forbidden swallowed": (
+        "causal",
+        _edit("causal", "    m = scores.amax(dim=-1, keepdim=True)",
+              "    try:\n        return torch.nan_to_num(scores.softmax(-1))\n"
+              "    except BaseException:\n        return torch.nan_to_num(scores.softmax(-1))\n"
+              "    m = scores.amax(dim=-1, keepdim=True)"),
+        "stable_softmax matches",
+        "not allowed: your code calls Tensor.softmax",
+    ),
+    # -- new drills: gqa and kv_chunk ----------------------------------------------------------------
+    "gqa with repeat instead of repeat_interleave": (
+        "gqa",
+        _edit("gqa", "k = k.repeat_interleave(h // g, dim=1)\n    v = v.repeat_interleave(h // g, dim=1)",
+              "k = k.repeat(1, h // g, 1, 1)\n    v = v.repeat(1, h // g, 1, 1)"),
+        "g = 2, h = 8",
+        "query head i uses key/value head i % g (repeat / tiling)",
+    ),
+    "gqa without the divisibility check": (
+        "gqa",
+        _edit("gqa", '        raise ValueError(f"h={h} query heads is not a multiple of g={g} kv heads")',
+              "        pass"),
+        "h not a multiple",
+        "should raise ValueError",
+    ),
+    "kv_chunk with a top-left causal mask": (
+        "kv_chunk",
+        _edit("kv_chunk", "torch.arange(m)[:, None] + p", "torch.arange(m)[:, None]"),
+        "out equals the last m rows",
+        "the causal mask is aligned top-left",
+    ),
+    "kv_chunk without a mask among the new tokens": (
+        "kv_chunk",
+        _edit("kv_chunk", "    s = s.masked_fill(~allowed, float(\"-inf\"))\n", ""),
+        "out equals the last m rows",
+        "the new tokens see each other freely",
+    ),
+    "kv_chunk with F.sdpa is_causal": (
+        "kv_chunk",
+        _edit("kv_chunk", "    return torch.softmax(s, -1) @ v, k, v",
+              "    out = torch.nn.functional.scaled_dot_product_attention(q_new, k, v, is_causal=True)\n"
+              "    return out, k, v"),
+        "returns out",
+        "not allowed: your code calls F.scaled_dot_product_attention",
+    ),
+    "rope with the halves layout": (
+        "rope",
+        _edit("rope", "x1, x2 = x[..., 0::2], x[..., 1::2]", "x1, x2 = x[..., : d // 2], x[..., d // 2 :]")
+        .replace("out[..., 0::2] = x1 * cos - x2 * sin\n    out[..., 1::2] = x1 * sin + x2 * cos",
+                 "out = torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)"),
+        "matches the reference rotation",
+        "it rotates the halves",
+    ),
+    "rope with a wrong exponent": (
+        "rope",
+        _edit("rope", "torch.arange(0, d, 2, dtype=torch.float64) / d",
+              "torch.arange(0, d // 2, dtype=torch.float64) / d"),
+        "matches the reference rotation",
+        "the exponent is -2i/d",
+    ),
+    "rope adding positions instead of rotating": (
+        "rope",
+        _edit("rope", "    return out", "    return out + positions[:, None].to(x.dtype)"),
+        "matches the reference rotation",
+        "rope(x, positions) doesn't match the reference",
+    ),
+    "online softmax without the rescale": (
+        "online_softmax",
+        _edit("online_softmax", "        l = l * c + p.sum(-1, keepdim=True)\n        o = o * c + p @ v",
+              "        l = l + p.sum(-1, keepdim=True)\n        o = o + p @ v"),
+        "equals full attention when block_size divides",
+        "rescale the running sum and the output by exp(m_old - m_new)",
+    ),
+    "online softmax calling torch.softmax": (
+        "online_softmax",
+        _edit("online_softmax", "    scale = 1 / math.sqrt(q.shape[-1])",
+              "    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), -1) @ v"),
+        "output shape",
+        "online_attention must be written with exp, max and sum",
+    ),
+    # -- bugs the grader now names ------------------------------------------------------------------
+    "-1e9 fill breaks float16": (
+        "sdpa",
+        _edit("sdpa", 'masked_fill(~mask, float("-inf"))', "masked_fill(~mask, -1e9)"),
+        "float16 inputs",
+        "does not fit in float16",
+    ),
+    "mask applied after the softmax": (
+        "sdpa",
+        _edit("sdpa", """        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)""", """        weights = torch.softmax(scores, dim=-1) * mask
+    else:
+        weights = torch.softmax(scores, dim=-1)"""),
+        "mask: False positions",
+        "the mask is applied after the softmax",
+    ),
+    "mha softmax over the queries": (
+        "mha",
+        _edit("mha", "out = torch.softmax(s, -1) @ v", "out = torch.softmax(s, -2) @ v"),
+        "one head equals",
+        "the softmax runs over the queries (dim -2) instead of the keys (dim -1)",
+    ),
+    "mha without the output projection": (
+        "mha",
+        _edit("mha", "return self.out_proj(out.transpose(1, 2).reshape(B, n, D))",
+              "return out.transpose(1, 2).reshape(B, n, D)"),
+        "one head equals",
+        "the output projection out_proj is missing",
+    ),
+    "alibi bias scaled with the scores": (
+        "alibi",
+        _edit("alibi", "s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + alibi_bias(h, n)",
+              "s = (q @ k.transpose(-2, -1) + alibi_bias(h, n)) / math.sqrt(q.shape[-1])"),
+        "alibi_attention matches",
+        "the bias is divided by sqrt(d_k) together with the scores",
+    ),
     "wrong shape": (
         "sdpa",
         _edit("sdpa", "return weights @ v, weights", "return (weights @ v).transpose(-2, -1), weights"),
@@ -288,7 +513,7 @@ def test_correct_solution_passes_every_check(tmp_path: Path, drill: str) -> None
 @pytest.mark.parametrize("case", list(BROKEN))
 def test_broken_solution_fails_with_the_right_message(tmp_path: Path, case: str) -> None:
     drill, source, check, fragment = BROKEN[case]
-    results = _grade_in_process(tmp_path, source)
+    results = _grade_in_process(tmp_path, source, complete=check != "file loads")
     failed = {name: msg for name, (ok, msg) in results.items() if not ok}
     matching = [name for name in failed if name.startswith(check)]
     assert matching, f"expected check {check!r} to fail; failures: {failed}"
@@ -357,7 +582,7 @@ def test_grade_in_a_subprocess_end_to_end(tmp_path: Path, capsys: pytest.Capture
 
     out_good = capsys.readouterr().out
     assert code_good == 0, out_good
-    n = 2 + len(NAMES["causal"])
+    n = 3 + len(NAMES["causal"])  # file compiles, no forbidden shortcut, file loads, the drill's checks
     assert out_good.count("[PASS]") == n and "[FAIL]" not in out_good  # stdout is not a TTY: ASCII marks
     assert f"{n}/{n} checks passed" in out_good
 
@@ -366,7 +591,9 @@ def test_grade_in_a_subprocess_end_to_end(tmp_path: Path, capsys: pytest.Capture
     assert "[FAIL] matches the reference without a mask" in text
     assert "the 1/sqrt(d_k) scale looks missing" in text
     assert "[PASS] returns (out, weights) with the right shapes" in text
-    assert "debug output" not in text  # the user's prints never corrupt the grader's protocol
+    # the user's prints never corrupt the grader's protocol, and they are shown, under the checklist
+    assert "debug output" not in "".join(r.message for r in broken_report.results)
+    assert text.splitlines()[-3:-1] == ["Your code printed (last 1 line(s), at most 20):", "  | debug output"]
 
     assert not loop_report.passed
     failed = [r for r in loop_report.results if r.status == "fail"]
@@ -416,3 +643,152 @@ def test_drill_command_writes_scaffold_lists_and_never_overwrites(tmp_path: Path
     assert out.read_text(encoding="utf-8") == "my work in progress"
     assert main(["drill", "mha", "--out", str(out), "--force"]) == 0
     assert out.read_text(encoding="utf-8") == DRILLS["mha"].scaffold
+
+
+# -- the static check (no torch): forbidden imports and calls read from the source ---------------------
+@pytest.mark.parametrize("drill", list(DRILLS))
+def test_correct_solutions_use_no_forbidden_shortcut(drill: str) -> None:
+    assert find_violations(SOLUTIONS[drill], drill) == []
+
+
+@pytest.mark.parametrize(
+    ("drill", "source", "what"),
+    [
+        ("sdpa", "import selfattention\n", "import selfattention"),
+        ("sdpa", "from selfattention.core import causal_mask\n", "import selfattention.core"),
+        ("mha", "import torch.nn.functional as F\ny = F.scaled_dot_product_attention(q, k, v)\n",
+         "F.scaled_dot_product_attention"),
+        ("mha", "from torch.nn.functional import scaled_dot_product_attention as s\n",
+         "from torch.nn.functional import scaled_dot_product_attention"),
+        ("mha", "from torch import nn\nm = nn.MultiheadAttention(8, 2)\n", "nn.MultiheadAttention"),
+        ("sdpa", "import torch\nf = getattr(torch.nn.functional, 'scaled_dot_product_attention')\n",
+         "'scaled_dot_product_attention'"),
+        ("sdpa", "m = __import__('selfattention')\n", "__import__"),
+        ("sdpa", "import importlib\n", "import importlib"),
+        ("sdpa", "from torch.nn.functional import *\n", "from torch.nn.functional import *"),
+        ("causal", "import torch\ndef stable_softmax(s, mask=None):\n"
+         "    return torch.softmax(s, -1)\n", "torch.softmax"),
+        ("causal", "import torch.nn.functional as F\ndef stable_softmax(s, mask=None):\n"
+         "    def inner(t):\n        return F.log_softmax(t, -1).exp()\n"
+         "    return inner(s)\n", "F.log_softmax"),
+        ("causal", "def stable_softmax(s, mask=None):\n    return s.softmax(-1)\n", "s.softmax"),
+    ],
+)
+def test_static_check_names_the_forbidden_use(drill: str, source: str, what: str) -> None:
+    found = find_violations(source, drill)
+    assert [v.what for v in found][:1] == [what], found
+
+
+def test_static_check_allows_what_the_drill_allows() -> None:
+    # torch.softmax is fine outside stable_softmax and in the other drills; the file's own function is fine
+    ok = "import torch\ndef causal_attention(q, k, v):\n    return torch.softmax(q @ k.mT, -1) @ v\n"
+    assert find_violations(ok, "causal") == []
+    recursive = (
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    return scaled_dot_product_attention(q, k, v)\n"
+    )
+    assert find_violations(recursive, "sdpa") == []
+
+
+def test_grade_reports_the_static_check(tmp_path: Path) -> None:
+    path = tmp_path / "cheat.py"
+    path.write_text(BROKEN["F.sdpa inside mha"][1], encoding="utf-8")
+    report = grade_file(path)
+    static = [r for r in report.results if r.name == STATIC_CHECK]
+    assert static and static[0].status == "fail"
+    assert "torch.nn.functional.scaled_dot_product_attention" in static[0].message
+    assert static[0].message.startswith("line 27: ")
+    assert not report.passed
+
+
+# -- the worker never outlives the grader (issue 15, point 5) -------------------------------------------
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_until(cond, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.1)
+    return cond()
+
+
+LOOP = "# drill: kv_cache\ndef decode_step(q_t, k_t, v_t, k_cache, v_cache):\n    while True:\n        pass\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_worker_dies_with_a_killed_grader(tmp_path: Path) -> None:
+    """`grade` on an infinite loop, then the grader is killed (kill -9, or its terminal closed): the worker
+    must not keep burning a core under PID 1."""
+    loop = tmp_path / "loop.py"
+    marker = tmp_path / "in-the-loop"
+    touch = f"    open({str(marker)!r}, 'w').close()\n"
+    loop.write_text(LOOP.replace("    while True:", touch + "    while True:"), encoding="utf-8")
+    grader = subprocess.Popen(
+        [sys.executable, "-m", "selfattention.rehearse", "grade", str(loop), "--timeout", "600"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    worker = None
+    try:
+        assert _wait_until(lambda: bool(_children(grader.pid)), 60), "the grader started no worker"
+        worker = _children(grader.pid)[0]
+        assert _wait_until(marker.exists, 120), "the worker never reached the user's loop"
+        grader.kill()  # the worker is inside the loop now: it writes nothing that could fail on a closed pipe
+        grader.wait()
+        assert _wait_until(lambda: not _alive(worker), 10), f"worker {worker} outlived its grader"
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+        if worker is not None and _alive(worker):
+            os.kill(worker, signal.SIGKILL)
+
+
+def test_worker_has_its_own_cpu_time_limit(tmp_path: Path) -> None:
+    """Even with a live parent that never kills it, an infinite loop ends at the worker's CPU cap."""
+    loop = tmp_path / "loop.py"
+    loop.write_text(LOOP, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "selfattention.interview.drills._worker", str(loop), "kv_cache", "--cpu", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code in (-signal.SIGXCPU, -signal.SIGKILL), code
+    assert '"event": "ready"' in proc.stdout.read()
+
+
+def test_grader_passes_a_cpu_cap_and_a_pipe_to_the_worker(tmp_path: Path, monkeypatch) -> None:
+    seen = {}
+    real = subprocess.Popen
+
+    def spy(cmd, **kw):
+        seen.update(cmd=cmd, stdin=kw.get("stdin"))
+        return real(cmd, **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    path = tmp_path / "s.py"
+    path.write_text(SOLUTIONS["kv_cache"], encoding="utf-8")
+    assert grade_file(path, timeout=7.0).passed
+    assert seen["cmd"][-3:] == ["--cpu", "24", "--watch-stdin"] and seen["stdin"] == subprocess.PIPE

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import pty
+import re
 import signal
 import sqlite3
 import struct
@@ -23,6 +24,7 @@ import sys
 import termios
 import textwrap
 import traceback
+import unicodedata
 import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -233,7 +235,14 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"How did it go\?")
     t.sendline("4")
     t.expect(r"Saved \(easy\)\. Next review in \d+ days")
+    # learning steps: fx-scale (due in 10 min) comes back in the same session; stop there
+    t.expect(r"\[4/5\] ch\.3 · basic · fx-scale · again")
+    t.sendline("")
+    t.expect(r"How did it go\?")
+    t.sendline("q")
     t.expect(r"Done: 3 answer\(s\) saved this session")
+    t.expect(r"This session: again 1 · hard 0 · good 1 · easy 1 · 0 min \d+ s in all\.")
+    t.expect(r"Next due: fx-variance in 1 min")
     code, _ = t.finish()
     assert code == 0
 
@@ -249,7 +258,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     assert due["fx-scale"] == T0 + timedelta(minutes=10)
     assert due["fx-variance"] == T0 + timedelta(minutes=1)
     assert due["fx-deep"] >= T0 + timedelta(days=1) and cards["fx-deep"][1] == 2  # State.Review
-    assert cards["fx-variance"][3] == 1  # one lapse recorded for "again"
+    assert cards["fx-variance"][3] == 0  # "again" on a new card is not a lapse (nothing was learned yet)
     assert "fx-mask" not in cards  # --limit 3 kept the 4th card new
 
 
@@ -329,6 +338,7 @@ def test_killed_process_loses_no_rated_answer(env, term) -> None:
 def test_mock_interview_chains_follow_ups_and_warns_over_budget(env, term) -> None:
     t = _spawn(term, ["mock", "--chapter", "scaling", "--budget", "1", "--seed", "0"])
     t.expect(r"Mock interview: 3 question\(s\), 1 s budget per answer")
+    t.expect(r"Your ratings update the schedule \(--no-schedule: practise without\)")
     t.expect(r"Q1/3 · main question · fx-scale")
     t.expect(r"Time budget: 1 s")
     t.expect(r"1 s are up: wrap up your answer")  # the live reminder fires while you are still answering
@@ -345,7 +355,7 @@ def test_mock_interview_chains_follow_ups_and_warns_over_budget(env, term) -> No
     t.expect(r"How did it go\?")
     t.sendline("3")
     t.expect(r"Mock interview summary")
-    t.expect(r"fx-scale: \d+ s OVER BUDGET, rated hard")
+    t.expect(r"Why divide by the square root of d_k\? \(fx-scale\): \d+ s OVER BUDGET, rated hard")
     code, _ = t.finish()
     assert code == 0
     reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
@@ -372,7 +382,7 @@ def test_piped_plain_mode_end_to_end_with_python_dash_m(env, tmp_path) -> None:
     assert "\x1b[" not in out  # no colour / cursor codes when piped
     assert "问题 fx-scale？" in out and "fx-scale 的简短回答。" in out
     assert "[x] 要点 0" in out and "[x] 要点 1" in out and "[ ] 要点 2" in out  # ASCII marks in plain mode
-    assert "Done: 1 answer(s) saved this session." in out
+    assert "完成：本次保存了 1 个回答。" in out  # the interface speaks the --lang too
     reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert [(r[0], r[1], r[5], r[6]) for r in reviews] == [("fx-scale", 3, 2, 3)]
 
@@ -435,7 +445,9 @@ def test_list_and_stats_reflect_progress(env, monkeypatch, capsys) -> None:
     assert "reviews:           4  (again-rate 50%" in out
     # weakest first: chapter 3 had 2 "again" of 3 reviews, chapter 5 none
     assert out.index("03_scaling") < out.index("05_masking")
-    assert "again 67% of 3 review(s), 2 lapse(s)" in out
+    assert "again 67% of 3 review(s), 0 lapse(s)" in out  # new cards failing are not lapses
+    # 7-day forecast: all 4 cards are in learning, due within minutes, so all fall due today
+    assert "due in the next 7 days (today first): 4 · 0 · 0 · 0 · 0 · 0 · 0  (4 in all)" in out
 
 
 def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path, capsys) -> None:
@@ -459,6 +471,19 @@ def test_export_anki_is_an_apkg_with_every_note_in_both_languages(env, tmp_path,
     assert "Why divide by the square root of d_k?" in scale and "问题 fx-scale？" in scale
     assert any("\\(\\sqrt{d_k}\\)" in f for f in scale)  # $..$ became MathJax for Anki
     assert str(ANKI_DECK_ID) in decks and str(ANKI_MODEL_ID) in models
+    # misconceptions and follow-ups travel too (issue 15, point 11); the 中文 template speaks Chinese
+    model = models[str(ANKI_MODEL_ID)]
+    names = [f["name"] for f in model["flds"]]
+    assert names[-4:] == ["Myths_en", "Myths_zh", "FollowUps_en", "FollowUps_zh"]
+    assert "<i>Myth:</i> A misconception about fx-scale." in scale[names.index("Myths_en")]
+    assert "What is the variance of q dot k?" in scale[names.index("FollowUps_en")]
+    zh = next(t for t in model["tmpls"] if t["name"] == "中文")["afmt"]
+    assert "面试时可以这样答" in zh and "spoken" not in zh and "常见误区" in zh
+    # never overwritten silently
+    before = path.read_bytes()
+    assert main(["export-anki", str(path)]) == 1
+    assert "exists; not overwriting it" in capsys.readouterr().err and path.read_bytes() == before
+    assert main(["export-anki", str(path), "--force"]) == 0
 
 
 def test_real_bank_lists_and_exports(tmp_path, monkeypatch, capsys) -> None:
@@ -533,3 +558,187 @@ def test_resolve_chapter_and_terminal_text() -> None:
         "softmax(QKᵀ/√d_k)V costs O(n^2 d)"
     )
     assert terminal_text("no math, 5 dollars") == "no math, 5 dollars"
+
+
+# -- small breakages (issue 15, point 6) -----------------------------------------------------------------
+def test_list_into_a_closed_pipe_exits_quietly(env) -> None:
+    """`list | head -1`: the reader is gone before we write; no BrokenPipeError traceback, every time."""
+    for command in (["list"], ["stats"]):
+        r, w = os.pipe()
+        os.close(r)  # the reader left: every write fails (deterministic, unlike a race with head)
+        proc = subprocess.run(
+            [sys.executable, "-m", "selfattention.rehearse", *command, "--plain"], stdout=w,
+            stderr=subprocess.PIPE, text=True, env=dict(os.environ), timeout=120,
+        )
+        os.close(w)
+        assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
+        assert proc.returncode == 141, (proc.returncode, proc.stderr)
+
+
+def test_empty_db_path_is_an_error_not_the_default_file(env, capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["list", "--db", ""])
+    assert info.value.code == 2
+    assert "argument --db: empty path" in capsys.readouterr().err
+
+
+def test_help_epilog_is_not_repeated_under_each_subcommand(capsys) -> None:
+    top = build_parser().format_help()
+    assert "typed-answer" in top or "keyword" in top
+    for command in ("list", "stats", "mock", "grade"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert text.count("Examples") == 0 and "each key point counts" not in text, command
+        assert "`attention-rehearse --help` explains" in text
+
+
+def test_arrow_keys_edit_the_typed_line(env) -> None:
+    """Left arrow moves the cursor (readline), so 'root' then 4 x Left then 'no ' reads 'no root'
+    (a negated keyword: not covered); without line editing the escape codes land in the answer."""
+    # the real program (a forked pytest child may already have readline loaded by pytest itself)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "--limit", "1"], env=dict(os.environ),
+        encoding="utf-8", timeout=60, dimensions=(40, 120),
+    )
+    try:
+        child.expect(r"Enter on an empty line reveals")
+        child.send("root" + "\x1b[D" * 4 + "no \r")
+        child.sendline("")
+        child.expect(r"mentions (\d)/3 key points")
+        assert child.match.group(1) == "0"
+        child.expect(r"How did it go\?")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+# -- Chinese interface at 80 columns (issue 15, point 8) -------------------------------------------------
+def display_width(text: str) -> int:
+    """Terminal columns (measured here, not by the code under test): wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> None:
+    """--lang zh on a real 80-column terminal: interface strings in Chinese, every line fits in 80 display
+    columns (a Chinese character is two), no line starts with closing punctuation, hanging indents."""
+    e = {**os.environ, "COLUMNS": "80"}
+    e.pop("ATTENTION_REHEARSE_CARDS")  # the real bank: long Chinese text
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "--lang", "zh", "--chapter", "5", "--limit", "1"],
+        env=e, encoding="utf-8", timeout=60, dimensions=(50, 80),
+    )
+    child.logfile_read = log = io.StringIO()
+    try:
+        child.expect("空行回车显示答案")
+        child.sendline("")
+        child.expect("答得怎么样")
+        child.sendline("3")
+        child.expect("再来一次")  # due again in 10 min: the card comes back in this session
+        child.sendline("")
+        child.expect("答得怎么样")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    transcript = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.getvalue())
+    assert child.exitstatus == 0
+    assert "已保存（良好）" in transcript and "完成：本次保存了 1 个回答。" in transcript
+    lines = transcript.replace("\r", "").splitlines()
+    assert lines and all(display_width(ln) <= 80 for ln in lines), max(lines, key=display_width)
+    starts = [ln for ln in lines if ln.strip()[:1] in set("，。、；：？！）")]
+    assert not starts, starts
+    # a key point that wraps keeps a hanging indent: its next line starts with 4 spaces, not at column 0
+    i = next(j for j, ln in enumerate(lines) if ln.startswith("  • ") and display_width(ln) > 70)
+    assert lines[i + 1].startswith("    ") and not lines[i + 1].startswith("  • "), lines[i : i + 2]
+
+
+def test_list_at_80_columns_shows_every_id_whole_and_one_line_per_question(env) -> None:
+    e = {**os.environ, "COLUMNS": "80"}
+    e.pop("ATTENTION_REHEARSE_CARDS")
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", "list"], env=e, encoding="utf-8", timeout=60,
+        dimensions=(50, 80),
+    )
+    child.logfile_read = log = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.getvalue()).replace("\r", "").splitlines()
+    ids = [c.id for c in bank.load_cards()]
+    assert all(display_width(ln) <= 80 for ln in lines), max(lines, key=display_width)
+    firsts = [ln.split()[0] for ln in lines if ln and not ln.startswith(" ")]
+    assert firsts[: len(ids)] == ids  # every id whole, in bank order, on a line of its own
+    assert lines[-1].strip() == f"{len(ids)} card(s)."
+    assert len([ln for ln in lines if ln.strip()]) == 2 * len(ids) + 1  # one line per question
+
+
+
+def test_learning_steps_summary_and_per_day_new_limit(env, monkeypatch, capsys) -> None:
+    """A card rated again comes back in the same session (not a lapse); the session ends with a breakdown;
+    new cards started earlier today count against --new."""
+    out = _run_piped(["--plain", "--limit", "1", "--new", "2"], "\n1\n\n3\n\nq\n", monkeypatch, capsys)
+    assert out.count("fx-scale") >= 3 and "[2/2] ch.3 · basic · fx-scale · again" in out
+    assert "This session: again 1 · hard 0 · good 1 · easy 0 · 0 min 0 s in all." in out
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 1), ("fx-scale", 3)]
+    assert cards["fx-scale"][3] == 0
+    # later the same day: one new card was started, so --new 2 leaves room for exactly one more
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(hours=3)).isoformat())
+    out = _run_piped(["--plain", "--new", "2"], "\n3\n\nq\n\nq\n", monkeypatch, capsys)
+    assert "(1 due, 1 new)" in out
+
+
+
+def test_mock_with_no_schedule_saves_nothing(env, monkeypatch, capsys) -> None:
+    out = _run_piped(["mock", "--chapter", "scaling", "--seed", "0", "--no-schedule", "--plain"],
+                     "\n3\n\n3\n\n3\n", monkeypatch, capsys)
+    assert "--no-schedule: nothing is saved." in out and out.count("Not saved to your schedule (good)") == 3
+    assert "What is the variance of q dot k? (fx-variance)" in out  # the summary names the questions
+    reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
+    assert reviews == [] and cards == {}
+
+
+
+def test_mock_follow_ups_stay_on_the_main_question_s_topic() -> None:
+    """Every chapter's mock chain uses the chapter's own reachable follow-ups before any other chapter."""
+    from selfattention.interview.session import _mock_chain
+
+    cards = bank.load_cards()
+    by_id = {c.id: c for c in cards}
+    for slug in bank.CHAPTERS:
+        first = bank.chapter_card(cards, slug)
+        reach, todo = set(), [first.id]  # follow-up links inside the chapter, computed here
+        while todo:
+            cid = todo.pop()
+            if cid not in reach:
+                reach.add(cid)
+                todo += [f for f in by_id[cid].follow_ups if by_id[f].chapter == slug]
+        chain = _mock_chain(first, cards, 4)
+        in_chapter = [c.chapter == slug for c in chain]
+        k = min(4, len(reach))
+        assert in_chapter[:k] == [True] * k, (slug, [c.id for c in chain])
+
+
+
+def test_time_up_alert_keeps_the_line_being_typed(env) -> None:
+    """The mock time-up alert prints on its own line, then redraws the prompt with what was typed so far."""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "selfattention.rehearse", "mock", "--chapter", "3", "--budget", "1", "--seed", "0"],
+        env=dict(os.environ), encoding="utf-8", timeout=60, dimensions=(40, 120),
+    )
+    try:
+        child.expect(r"Enter on an empty line reveals\) ")
+        child.send("the variance")
+        child.expect(r"1 s are up: wrap up your answer\.")
+        child.expect(r"\(answer aloud or type; Enter on an empty line reveals\) the variance")
+        child.send(" grows\r")
+        child.sendline("")
+        child.expect(r"mentions 1/3 key points")  # the line stayed one answer: "the variance grows"
+        child.expect(r"How did it go\?")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

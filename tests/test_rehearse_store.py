@@ -62,12 +62,16 @@ def test_fsrs_state_round_trips_and_counts_lapses(tmp_path: Path) -> None:
         first = _review(s, "a", fsrs.Rating.Good, NOW)
         assert first.due == NOW + timedelta(minutes=10)  # fsrs default learning steps: 1 min, 10 min
         _review(s, "a", fsrs.Rating.Again, NOW + timedelta(minutes=10))
+        _review(s, "b", fsrs.Rating.Easy, NOW)  # graduates to review at once
+        _review(s, "b", fsrs.Rating.Again, NOW + timedelta(days=3))  # forgetting a learned card: a lapse
     with Store(db) as s:
         state, reps, lapses = s.states()["a"]
-        assert (reps, lapses) == (2, 1)
+        assert (reps, lapses) == (2, 0)  # failing a card still in learning is not a lapse
+        assert s.states()["b"][1:] == (2, 1)
         assert state.due == NOW + timedelta(minutes=11)  # Again -> back to the 1-minute step
-        assert [r.rating for r in s.reviews()] == [3, 1]
-        assert s.count_reviews() == 2
+        assert [r.rating for r in s.reviews(["a"])] == [3, 1]
+        assert s.count_reviews() == 4
+        assert s.new_today(NOW) == 2 and s.new_today(NOW + timedelta(days=3)) == 0
 
 
 def test_unknown_card_is_new_and_due_now(tmp_path: Path) -> None:
@@ -183,3 +187,19 @@ def test_empty_file_is_initialised(tmp_path: Path) -> None:
     db.touch()
     with Store(db) as s:
         assert s.meta()["app_id"] == APP_ID
+
+
+def test_stats_forecast_counts_cards_due_on_each_of_the_next_7_days(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from selfattention.interview.schedule import compute_stats
+
+    due_in = {"a": timedelta(hours=-30), "b": timedelta(hours=5), "c": timedelta(days=2, hours=1),
+              "d": timedelta(days=2, hours=3), "e": timedelta(days=6, hours=2), "f": timedelta(days=9)}
+    with Store(tmp_path / "p.db") as s:
+        for cid, delta in due_in.items():
+            card = fsrs.Card(card_id=1, state=fsrs.State.Review, due=NOW + delta)
+            s.record(cid, "03_scaling", card, 3, NOW, 1.0, "study", "en")
+        cards = [SimpleNamespace(id=cid, chapter="03_scaling") for cid in due_in]
+        stats = compute_stats(cards, s, NOW)  # NOW is 09:00 UTC: +5 h is still today, +30 h ago is overdue
+    assert stats["forecast"] == [2, 0, 2, 0, 0, 0, 1]

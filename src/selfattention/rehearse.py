@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 if __name__ == "__main__":
-    from selfattention.interview.rehearse import main
+    from selfattention.interview.cli import main
 
     raise SystemExit(main())

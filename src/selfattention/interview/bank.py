@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .matcher import MatchResult, Tell, check_answer
+
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster
 
 __all__ = [
     "CARDS_DIR", "CHAPTERS", "LEVELS", "BankError", "Card", "card_files", "load_cards", "cards_by_chapter",
-    "get_card", "chapter_card",
+    "get_card", "chapter_card", "split_misconception",
 ]
 
 CARDS_DIR = Path(__file__).resolve().parent / "cards"
@@ -51,6 +53,7 @@ CHAPTERS: dict[str, dict[str, Any]] = {
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
 LANGS: tuple[str, ...] = ("en", "zh")
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_KP_FIELDS = ("en", "zh", "keywords")
 _FIELDS = {
     "id", "chapter", "level", "question", "short", "spoken", "key_points", "misconceptions", "follow_ups",
 }
@@ -67,7 +70,9 @@ class Card:
     ``question``, ``short`` and ``spoken`` are ``{"en": str, "zh": str}``; ``key_points`` is
     ``{"en": list[str], "zh": list[str]}``; ``keywords[i]`` lists lowercase alternatives that show
     English key point ``i`` was mentioned; ``misconceptions`` is a list of ``{"en", "zh"}`` dicts;
-    ``follow_ups`` holds the ids of other cards.
+    ``follow_ups`` holds the ids of other cards. ``keywords_zh[i]`` lists Chinese alternatives for key point
+    ``i`` (empty lists when a card has none); ``tells[j]`` holds the phrases that state misconception ``j``
+    and the key points it contradicts.
     """
 
     id: str
@@ -80,6 +85,8 @@ class Card:
     keywords: list[list[str]]
     misconceptions: list[dict[str, str]]
     follow_ups: list[str]
+    keywords_zh: list[list[str]] = field(default_factory=list)
+    tells: list[Tell] = field(default_factory=list)
 
     def __hash__(self) -> int:  # the dict fields are unhashable; a card is identified by its id
         return hash(self.id)
@@ -88,6 +95,16 @@ class Card:
     def anchor(self) -> str:
         """The HTML id under which the book renders this card."""
         return f"card-{self.id}"
+
+    @property
+    def all_keywords(self) -> list[list[str]]:
+        """Per key point, the English and the Chinese alternatives together (answers may mix languages)."""
+        zh = self.keywords_zh or [[] for _ in self.keywords]
+        return [[*en, *z] for en, z in zip(self.keywords, zh, strict=True)]
+
+    def check(self, answer: str) -> MatchResult:
+        """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
+        return check_answer(answer, self.all_keywords, self.tells)
 
 
 _CJK = r"\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
@@ -157,8 +174,8 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
     spoken = _text_pair(raw["spoken"], "spoken", where)
 
     kp = raw["key_points"]
-    if not isinstance(kp, dict) or set(kp) != {"en", "zh", "keywords"}:
-        raise BankError(f"{where}: 'key_points' must be a mapping with keys en, zh and keywords")
+    if not isinstance(kp, dict) or not {"en", "zh", "keywords"} <= set(kp) <= {*_KP_FIELDS, "keywords_zh"}:
+        raise BankError(f"{where}: 'key_points' must be a mapping with keys en, zh, keywords (+ keywords_zh)")
     key_points: dict[str, list[str]] = {}
     for lang in LANGS:
         items = kp[lang]
@@ -192,11 +209,17 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
                 f"got {alts!r}"
             )
         keywords.append([a.strip() for a in alts])
+    keywords_zh = _keywords_zh(kp.get("keywords_zh"), len(keywords), where)
 
     mis = raw["misconceptions"]
     if not isinstance(mis, list):
         raise BankError(f"{where}: 'misconceptions' must be a list of {{en, zh}} mappings")
-    misconceptions = [_text_pair(m, f"misconceptions[{j}]", where) for j, m in enumerate(mis)]
+    misconceptions: list[dict[str, str]] = []
+    tells: list[Tell] = []
+    for j, m in enumerate(mis):
+        text, tell = _misconception(m, j, len(keywords), where)
+        misconceptions.append(text)
+        tells.append(tell)
 
     fu = raw["follow_ups"]
     if not isinstance(fu, list) or not all(isinstance(x, str) for x in fu):
@@ -206,7 +229,62 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
     return Card(
         id=cid, chapter=chapter, level=level, question=question, short=short, spoken=spoken,
         key_points=key_points, keywords=keywords, misconceptions=misconceptions, follow_ups=list(fu),
+        keywords_zh=keywords_zh, tells=tells,
     )
+
+
+def _phrases(raw: Any, what: str, where: str) -> list[str]:
+    """A list of non-empty strings (keywords or tells)."""
+    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a.strip() for a in raw):
+        raise BankError(f"{where}: {what} must be a non-empty list of non-empty strings, got {raw!r}")
+    return [a.strip() for a in raw]
+
+
+def _keywords_zh(raw: Any, n: int, where: str) -> list[list[str]]:
+    """Optional ``key_points.keywords_zh``: one list of Chinese alternatives per key point."""
+    if raw is None:
+        return [[] for _ in range(n)]
+    if not isinstance(raw, list) or len(raw) != n:
+        got = len(raw) if isinstance(raw, list) else type(raw).__name__
+        raise BankError(f"{where}: 'key_points.keywords_zh' needs one list per key point ({n}), got {got}")
+    return [_phrases(alts, f"key_points.keywords_zh[{j}]", where) for j, alts in enumerate(raw)]
+
+
+def _misconception(raw: Any, j: int, n_points: int, where: str) -> tuple[dict[str, str], Tell]:
+    """One misconception: ``{en, zh}`` text, ``tells {en, zh}`` and ``blocks`` (key point indices)."""
+    name = f"misconceptions[{j}]"
+    if not isinstance(raw, dict):
+        got = type(raw).__name__
+        raise BankError(f"{where}: field '{name}' must be a mapping with keys en and zh, got {got}")
+    extra = sorted(set(raw) - {"en", "zh", "tells", "blocks"})
+    if extra:
+        raise BankError(f"{where}: field '{name}' has unknown key(s) {', '.join(extra)}")
+    text = _text_pair({k: raw.get(k) for k in LANGS if k in raw}, name, where)
+    phrases: list[str] = []
+    if "tells" in raw:
+        t = raw["tells"]
+        if not isinstance(t, dict) or set(t) != set(LANGS):
+            raise BankError(f"{where}: '{name}.tells' must be a mapping with keys en and zh")
+        for lang in LANGS:
+            phrases += _phrases(t[lang], f"{name}.tells.{lang}", where)
+    blocks = raw.get("blocks", [])
+    if not isinstance(blocks, list) or not all(
+        isinstance(b, int) and not isinstance(b, bool) and 0 <= b < n_points for b in blocks
+    ):
+        last = n_points - 1
+        raise BankError(f"{where}: '{name}.blocks' must list key point indices 0..{last}, got {blocks!r}")
+    if blocks and not phrases:
+        raise BankError(f"{where}: '{name}.blocks' needs 'tells' that detect the misconception")
+    return text, Tell(phrases=tuple(phrases), blocks=tuple(blocks))
+
+
+_MYTH_END = {"en": re.compile(r"(?<=[.?!])\s+"), "zh": re.compile(r"(?<=[。？！])")}
+
+
+def split_misconception(text: str, lang: str) -> tuple[str, str]:
+    """A misconception's text is "Myth. Correction."; return (myth, correction), correction '' when absent."""
+    parts = _MYTH_END[lang].split(text.strip(), maxsplit=1)
+    return parts[0].strip(), (parts[1].strip() if len(parts) > 1 else "")
 
 
 def card_files(directory: Path | None = None) -> list[Path]:

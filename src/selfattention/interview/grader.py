@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .drills import DRILLS, detect_drill, get_drill
+from .drills.rules import find_violations
 
 __all__ = ["CheckResult", "GradeReport", "grade_file", "format_report", "cmd_grade", "cmd_drill"]
 
+STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
+CPU_FACTOR, CPU_MARGIN = 2.0, 10.0  # worker CPU cap = 2 x the time limit + 10 s (after its imports)
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
+PRINTED_LINES = 20  # the last lines your code printed are shown under the checklist
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class GradeReport:
     drill: str | None
     results: list[CheckResult]
     error: str = ""  # a reason the checks could not run at all
+    output: str = ""  # what the user's code printed (the tail), shown under the checklist
 
     @property
     def passed(self) -> bool:
@@ -55,7 +60,7 @@ def _check_names(drill: str) -> list[str]:
     """Names of the drill's checks without importing torch (read from the checks module's source)."""
     from .drills import checks_index
 
-    return ["file compiles", "file loads", *checks_index.NAMES[drill]]
+    return ["file compiles", STATIC_CHECK, "file loads", *checks_index.NAMES[drill]]
 
 
 def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
@@ -90,20 +95,32 @@ def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
             drill,
             [CheckResult(names[0], "fail", msg)] + [CheckResult(n, "skip", "not run") for n in names[1:]],
         )
-    results = [CheckResult(names[0], "pass")] + _run_worker(path, drill, timeout)
+    found = find_violations(source, drill)
+    static = (
+        CheckResult(STATIC_CHECK, "pass")
+        if not found
+        else CheckResult(STATIC_CHECK, "fail", "; ".join(str(v) for v in found[:3])
+                         + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
+    )
+    ran, output = _run_worker(path, drill, timeout)
+    results = [CheckResult(names[0], "pass"), static, *ran]
     done = {r.name for r in results}
     results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
-    return GradeReport(path, drill, results)
+    return GradeReport(path, drill, results, output=output)
 
 
-def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
-    cmd = [sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill]
+def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResult], str]:
+    cpu = timeout * CPU_FACTOR + CPU_MARGIN  # the worker's own cap, should this process die
+    cmd = [
+        sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill,
+        "--cpu", f"{cpu:g}", "--watch-stdin",
+    ]
     env = dict(
         os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1")
     )
     proc = subprocess.Popen(
         cmd,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,  # never written: the worker exits at end of file, i.e. when we are gone
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -112,7 +129,7 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
         cwd=str(path.resolve().parent),
     )
     lines: queue.Queue[str | None] = queue.Queue()
-    stderr: deque[str] = deque(maxlen=50)  # the user's prints: keep the tail
+    stderr: deque[str] = deque(maxlen=PRINTED_LINES)  # the user's prints: keep the tail
 
     def pump_out() -> None:
         assert proc.stdout is not None
@@ -175,6 +192,8 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
             except (ProcessLookupError, PermissionError):
                 proc.kill()
         proc.wait()
+        if proc.stdin is not None:
+            proc.stdin.close()
     if not finished and not (results and results[-1].message.startswith(("timed out", "the grader could"))):
         tail = "".join(list(stderr)[-5:]).strip()
         what = f"check '{current}'" if current else "loading"
@@ -186,7 +205,7 @@ def _run_worker(path: Path, drill: str, timeout: float) -> list[CheckResult]:
                 + (f": {tail}" if tail else ""),
             )
         )
-    return results
+    return results, "".join(stderr)
 
 
 def format_report(report: GradeReport, plain: bool) -> str:
@@ -200,11 +219,18 @@ def format_report(report: GradeReport, plain: bool) -> str:
     )
     title = DRILLS[report.drill].title if report.drill in DRILLS else report.drill
     out = [f"Grading {report.path.name} — drill '{report.drill}': {title}"]
+    previous = ""
     for r in report.results:
         line = f"  {mark[r.status]} {r.name}"
         if r.status == "fail":
-            line += f"\n      -> {r.message}"
+            same = r.message == previous  # one wrong setting fails every check the same way: say it once
+            line += "\n      -> (same reason as above)" if same else f"\n      -> {r.message}"
+            previous = r.message
         out.append(line)
+    if report.output.strip():
+        printed = report.output.rstrip("\n").splitlines()
+        out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")
+        out += [f"  | {ln}" for ln in printed]
     n_pass = sum(r.status == "pass" for r in report.results)
     out.append(f"{n_pass}/{len(report.results)} checks passed" + (" — all good." if report.passed else "."))
     return "\n".join(out)

@@ -7,6 +7,13 @@ naming the path; the file is left byte-for-byte as it was.
 
 WAL journal, ``busy_timeout`` and one short ``BEGIN IMMEDIATE`` transaction per answer let two terminals
 rehearse against the same file; an answer is on disk as soon as `Store.record` returns.
+
+Faults are found when the file is opened, before anything is asked: a read-only file, a folder or file system
+that cannot be written (SQLite writes its journal next to the database), and a damaged file (``PRAGMA
+quick_check``) raise `StoreError` naming the cause, and the file is left byte-for-byte as it was. A file that
+another program keeps locked while a rating is saved is waited for: `Store.record` retries (telling the caller
+through ``on_busy``) until the rating is on disk. ``Store(path, write=False)`` (``list``, ``stats``) only
+reads: it never creates a missing file (`Store.empty` stands in) and accepts a read-only one.
 """
 
 from __future__ import annotations
@@ -14,8 +21,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
+import urllib.parse
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +47,8 @@ SQLITE_APPLICATION_ID = 0x53415452  # "SATR", stored at byte 68 of the SQLite he
 SCHEMA_VERSION = 1
 _MAGIC = b"SQLite format 3\x00"
 ENV_DB = "ATTENTION_REHEARSE_DB"
+BUSY_TIMEOUT_S = 10.0  # SQLite's own wait for a lock, per attempt
+RETRY_PAUSE_S = 0.5  # between attempts once SQLite gave up waiting
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -123,14 +134,56 @@ def _check_header(path: Path) -> None:
         )
 
 
-class Store:
-    """Progress database at ``path``; create it if missing. Use as a context manager or call `close`."""
+def _read_only_fs(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+def _check_writable(path: Path) -> None:
+    """Raise StoreError if ``path`` (existing) or its folder cannot be written: nothing could be saved."""
+    folder = path.parent
+    untouched = "nothing was asked and the file was left untouched"
+    if _read_only_fs(folder):
+        raise StoreError(
+            f"progress database {path} is on a read-only file system: your ratings could not be saved, so "
+            f"{untouched}. Pass a --db PATH on a writable disk."
+        )
+    if path.exists() and not os.access(path, os.W_OK):
+        raise StoreError(
+            f"progress database {path} is read-only (no write permission): your ratings could not be saved, "
+            f"so {untouched}. Make it writable (chmod u+w {path}) or pass another --db PATH."
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"cannot write in the folder {folder} (SQLite keeps its journal next to the database "
+            f"{path.name}): your ratings could not be saved, so {untouched}. Pass another --db PATH."
+        )
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class Store:
+    """Progress database at ``path``; create it if missing. Use as a context manager or call `close`.
+
+    ``write=False`` opens an existing file for reading only (nothing is created or checked for writability).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], write: bool = True, _memory: bool = False) -> None:
         self.path = Path(path).expanduser()
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if _memory:
+            self.conn = sqlite3.connect(":memory:", isolation_level=None)
+            self._create()
+            return
         if self.path.exists() and self.path.is_dir():
             raise StoreError(f"progress database path {self.path} is a directory")
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if fresh and not write:
+            raise StoreError(f"no progress database at {self.path} yet")
         if not fresh:
             _check_header(self.path)
         else:
@@ -138,17 +191,27 @@ class Store:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror or exc}") from exc
+        if write:
+            _check_writable(self.path)
         try:
-            self.conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            if write:
+                self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            else:
+                uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode=ro"
+                if _read_only_fs(self.path.parent) or not os.access(self.path.parent, os.W_OK):
+                    uri += "&immutable=1"  # no -shm can be made there: read without locking
+                self.conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
         try:
-            self.conn.execute("PRAGMA busy_timeout = 10000")
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             if fresh:
                 self._create()
             else:
                 self._check_meta()
-            self.conn.execute("PRAGMA journal_mode = WAL")
+                self._check_integrity()
+            if write:
+                self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"progress database {self.path} is unreadable or corrupt: {exc}") from exc
@@ -173,11 +236,29 @@ class Store:
                 self.conn.execute("ROLLBACK")
             raise
 
+    @classmethod
+    def empty(cls, path: str | os.PathLike[str]) -> Store:
+        """An in-memory store with no answers, standing in for a file that does not exist yet."""
+        return cls(path, _memory=True)
+
+    def _check_integrity(self) -> None:
+        """``PRAGMA quick_check``: a damaged page is reported now, not as a traceback mid-session."""
+        rows = [r[0] for r in self.conn.execute("PRAGMA quick_check(3)").fetchall()]
+        if rows != ["ok"]:
+            raise StoreError(
+                f"progress database {self.path} is damaged (SQLite integrity check: {'; '.join(rows)}); "
+                f"nothing was asked and the file was left untouched. Move it away (a backup of it may still "
+                f"hold your ratings) or pass another --db PATH."
+            )
+
     def _check_meta(self) -> None:
         """Read-only checks of the meta table (no writes happen before they pass)."""
         try:
             rows = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                msg = f"cannot read progress database {self.path}: {exc}; it was left untouched"
+                raise StoreError(msg) from exc
             raise StoreError(
                 f"{self.path} has our header but no meta table ({exc}); it was left untouched"
             ) from exc
@@ -231,11 +312,49 @@ class Store:
         lang: str,
         covered: int | None = None,
         total: int | None = None,
+        on_busy: Callable[[int], None] | None = None,
     ) -> None:
-        """Store the new FSRS state and the answer in one short transaction, committed before returning."""
-        lapse = 1 if rating == int(fsrs.Rating.Again) else 0
+        """Store the new FSRS state and the answer in one short transaction, committed before returning.
+
+        While another program holds the write lock, wait and retry until it is saved (``on_busy(attempt)``
+        is called before each retry; Ctrl-C interrupts). Any other failure raises `StoreError`.
+        """
+        attempt = 0
+        while True:
+            try:
+                self._record_once(
+                    card_id, chapter, card, rating, reviewed_at, seconds, mode, lang, covered, total
+                )
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise StoreError(f"could not save to {self.path}: {exc}") from exc
+                attempt += 1
+                if on_busy is not None:
+                    on_busy(attempt)
+                time.sleep(RETRY_PAUSE_S)
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"could not save to {self.path}: {exc}") from exc
+
+    def _record_once(
+        self,
+        card_id: str,
+        chapter: str,
+        card: fsrs.Card,
+        rating: int,
+        reviewed_at: datetime,
+        seconds: float,
+        mode: str,
+        lang: str,
+        covered: int | None,
+        total: int | None,
+    ) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            prev = self.conn.execute("SELECT state FROM cards WHERE card_id = ?", (card_id,)).fetchone()
+            # a lapse is forgetting a card that had graduated to review, not failing a new or learning one
+            was_review = prev is not None and prev[0] == int(fsrs.State.Review)
+            lapse = int(rating == int(fsrs.Rating.Again) and was_review)
             self.conn.execute(
                 "INSERT INTO cards (card_id, fsrs, due, state, reps, lapses) VALUES (?, ?, ?, ?, 1, ?) "
                 "ON CONFLICT(card_id) DO UPDATE SET fsrs = excluded.fsrs, due = excluded.due, "
@@ -277,6 +396,16 @@ class Store:
             for r in rows
             if wanted is None or r[0] in wanted
         ]
+
+    def new_today(self, now: datetime) -> int:
+        """Cards first answered on the UTC day of ``now`` (the new-card limit is per day, as in Anki)."""
+        day = _utc(now).date().isoformat()
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM (SELECT MIN(reviewed_at) AS first FROM reviews GROUP BY card_id) "
+            "WHERE substr(first, 1, 10) = ?",
+            (day,),
+        ).fetchone()
+        return int(row[0])
 
     def count_reviews(self) -> int:
         """Number of stored answers."""

@@ -60,6 +60,32 @@ DRILLS: dict[str, Drill] = {
         "causal attention with it",
         SCAFFOLDS["alibi"],
     ),
+    "gqa": Drill(
+        "gqa",
+        "Grouped-query attention",
+        "h query heads share g key/value heads (head i uses kv head i // (h/g): repeat_interleave, not "
+        "repeat); g = h is MHA, g = 1 is MQA",
+        SCAFFOLDS["gqa"],
+    ),
+    "kv_chunk": Drill(
+        "kv_chunk",
+        "Multi-token KV-cache step",
+        "m new tokens against a cache of p: the causal mask aligned bottom-right (query i sits at p + i); "
+        "chunk-by-chunk decoding must equal full causal attention",
+        SCAFFOLDS["kv_chunk"],
+    ),
+    "rope": Drill(
+        "rope",
+        "Rotary position embedding",
+        "rotate interleaved pairs by position x theta_i; q_m . k_n must depend on m - n only",
+        SCAFFOLDS["rope"],
+    ),
+    "online_softmax": Drill(
+        "online_softmax",
+        "Tiled attention with an online softmax",
+        "keys in blocks with a running max and sum (FlashAttention's recurrence); exact, no softmax call",
+        SCAFFOLDS["online_softmax"],
+    ),
 }
 
 _HEADER_RE = re.compile(r"^\s*#\s*drill:\s*([A-Za-z0-9_\-]+)\s*$", re.M)

@@ -23,6 +23,7 @@ from selfattention.bias import alibi_bias as ref_alibi_bias
 from selfattention.bias import alibi_slopes as ref_alibi_slopes
 from selfattention.decoding import KVCache
 from selfattention.multi_head import MultiHeadAttention as RefMHA
+from selfattention.positional import rope_rotate as ref_rope
 
 from .checks_index import NAMES
 
@@ -37,6 +38,11 @@ class CheckFailed(Exception):
 
 
 # -- helpers -----------------------------------------------------------------------------------------------
+def where(exc: BaseException) -> str:
+    """' (line N of your file)' for the last frame of ``exc`` in the user's file, else ''."""
+    return _where(exc)
+
+
 def _where(exc: BaseException) -> str:
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == user_file[0]]
     return f" (line {lines[-1]} of your file)" if lines else ""
@@ -225,8 +231,34 @@ def sdpa_mask(mod: ModuleType) -> None:
             raise CheckFailed(
                 f"masked positions (mask False) get weight up to {leaked:.3g}, expected 0 for {case}{hint}"
             )
-        _close("weights", w, ref_w, case)
-        _close("out", _tensor("out", out), ref_out, case)
+        after = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), -1) * mask
+        hint = (
+            "the mask is applied after the softmax: the rows no longer sum to 1; set the hidden scores to "
+            "-inf before the softmax",
+        )
+        _close("weights", w, ref_w, case, hints=((hint[0], after),))
+        _close("out", _tensor("out", out), ref_out, case, hints=((hint[0], after @ v),))
+
+
+def sdpa_fp16(mod: ModuleType) -> None:
+    f = _get(mod, "scaled_dot_product_attention")
+    q, k, v = (t.half() for t in _qkv(14, 1, 2, 4, 6, 8, 8))
+    mask = _random_mask(14, (4, 6))
+    case = _case(14, q=q, k=k, v=v, mask=mask) + " in float16"
+    try:
+        res = _call("scaled_dot_product_attention", f, q, k, v, mask)
+    except CheckFailed as exc:
+        msg = str(exc)
+        if "Half" in msg and "overflow" in msg:
+            msg += (
+                "; a finite fill such as -1e9 does not fit in float16 (largest 65504): use float('-inf') "
+                "(or torch.finfo(scores.dtype).min)"
+            )
+        raise CheckFailed(msg) from None
+    out, w = _pair("scaled_dot_product_attention", res)
+    ref_out, ref_w = _ref(q.float(), k.float(), v.float(), mask=mask)
+    _close("weights", _tensor("weights", w).float(), ref_w, case, atol=2e-3)
+    _close("out", _tensor("out", out).float(), ref_out, case, atol=1e-2)
 
 
 def sdpa_padding(mod: ModuleType) -> None:
@@ -408,6 +440,25 @@ def mha_shape(mod: ModuleType) -> None:
     _shape("forward(x) for x (2, 5, 16)", _call("forward", m, x), (2, 5, 16))
 
 
+def _mha_variant(
+    m: nn.Module, x: torch.Tensor, h: int, mask: torch.Tensor | None, scale: float | None = None,
+    axis: int = -1, out_proj: bool = True,
+) -> torch.Tensor:
+    """Multi-head attention with the user's weights and one deliberate bug (for naming the bug)."""
+    B, n, D = x.shape
+    d_k = D // h
+
+    def split(t: torch.Tensor) -> torch.Tensor:
+        return t.view(B, n, h, d_k).transpose(1, 2)
+
+    q, k, v = split(m.q_proj(x)), split(m.k_proj(x)), split(m.v_proj(x))
+    s = q @ k.transpose(-2, -1) * (1 / math.sqrt(d_k) if scale is None else scale)
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    o = (torch.softmax(s, axis) @ v).transpose(1, 2).reshape(B, n, D)
+    return m.out_proj(o) if out_proj else o
+
+
 def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | None = None) -> None:
     d_model = 16
     for seed in seeds:
@@ -416,15 +467,19 @@ def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | Non
         got = _tensor("forward", _call("forward", m, x) if mask is None else _call("forward", m, x, mask))
         with torch.no_grad():
             ref = _copy_to_ref(m, d_model, h)(x, mask=mask)
-            d_k = d_model // h
             hints = (
+                ("the 1/sqrt(d_k) scale looks missing", _mha_variant(m, x, h, mask, scale=1.0)),
                 (
-                    "the 1/sqrt(d_k) scale looks missing",
-                    _copy_to_ref(m, d_model, h, math.sqrt(d_k))(x, mask=mask),
+                    "it divides by sqrt(d_model) instead of sqrt(d_k): that is sqrt(h * d_k), the full width",
+                    _mha_variant(m, x, h, mask, scale=1 / math.sqrt(d_model)),
                 ),
                 (
-                    "it divides by sqrt(d_model) instead of sqrt(d_k) (d_k = d_model / h)",
-                    _copy_to_ref(m, d_model, h, math.sqrt(d_k / d_model))(x, mask=mask),
+                    "the softmax runs over the queries (dim -2) instead of the keys (dim -1)",
+                    _mha_variant(m, x, h, mask, axis=-2),
+                ),
+                (
+                    "the output projection out_proj is missing: apply it after merging the heads",
+                    _mha_variant(m, x, h, mask, out_proj=False),
                 ),
             )
         case = f"seed {seed}, x (2, 5, {d_model}), num_heads={h}" + (
@@ -604,6 +659,10 @@ def alibi_attention_check(mod: ModuleType) -> None:
         hints=(
             ("the ALiBi bias is missing", _ref(q, k, v, mask=sa.causal_mask(6))[0]),
             ("the causal mask is missing", _ref(q, k, v, bias=ref_alibi_bias(4, 6, 6))[0]),
+            (
+                "the bias is divided by sqrt(d_k) together with the scores: add it after the scaling",
+                _ref(q, k, v, mask=sa.causal_mask(6), bias=ref_alibi_bias(4, 6, 6) / math.sqrt(8))[0],
+            ),
         ),
     )
 
@@ -614,8 +673,286 @@ def alibi_leak(mod: ModuleType) -> None:
     _future_leak("alibi_attention output", f, q, k, v)
 
 
+# -- gqa ---------------------------------------------------------------------------------------------------
+def _gqa_inputs(seed: int, h: int, g: int, n_q: int = 5, n_k: int = 6, d: int = 8):
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.randn(2, h, n_q, d, generator=gen)
+    k = torch.randn(2, g, n_k, d, generator=gen)
+    v = torch.randn(2, g, n_k, d, generator=gen)
+    return q, k, v
+
+
+def _gqa_ref(q, k, v, mask=None, tile: bool = False):
+    rep = q.shape[1] // k.shape[1]
+    if tile:  # the classic bug: head i gets kv head i % g
+        k, v = k.repeat(1, rep, 1, 1), v.repeat(1, rep, 1, 1)
+    else:
+        k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
+    return _ref(q, k, v, mask=mask)[0]
+
+
+def _gqa_case(mod: ModuleType, seed: int, h: int, g: int, mask: torch.Tensor | None = None) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(seed, h, g)
+    got = _call("gqa_attention", f, q, k, v) if mask is None else _call("gqa_attention", f, q, k, v, mask)
+    hints: tuple[tuple[str, torch.Tensor], ...] = ()
+    if 1 < g < h:
+        hints = (
+            (
+                "query head i uses key/value head i % g (repeat / tiling); the groups are consecutive: use "
+                "repeat_interleave, so head i uses kv head i // (h/g)",
+                _gqa_ref(q, k, v, mask, tile=True),
+            ),
+        )
+    hints += (("the 1/sqrt(d_k) scale looks missing", _gqa_ref(q * math.sqrt(q.shape[-1]), k, v, mask)),)
+    case = _case(seed, q=q, k=k, v=v) + (f", mask {tuple(mask.shape)}" if mask is not None else "")
+    _close("gqa_attention", _shape("gqa_attention output", got, (2, h, 5, 8)), _gqa_ref(q, k, v, mask), case,
+           hints=hints)
+
+
+def gqa_shape(mod: ModuleType) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(20, 4, 2, n_q=3, n_k=7, d=8)
+    v = torch.randn(2, 2, 7, 5, generator=torch.Generator().manual_seed(21))
+    _shape("gqa_attention output", _call("gqa_attention", f, q, k, v), (2, 4, 3, 5))
+
+
+def gqa_mha(mod: ModuleType) -> None:
+    _gqa_case(mod, 22, 4, 4)
+
+
+def gqa_mqa(mod: ModuleType) -> None:
+    _gqa_case(mod, 23, 4, 1)
+
+
+def gqa_groups(mod: ModuleType) -> None:
+    _gqa_case(mod, 24, 8, 2)
+
+
+def gqa_mask(mod: ModuleType) -> None:
+    _gqa_case(mod, 25, 6, 3, mask=_random_mask(25, (5, 6)))
+
+
+def gqa_rejects(mod: ModuleType) -> None:
+    f = _get(mod, "gqa_attention")
+    q, k, v = _gqa_inputs(26, 6, 4)
+    try:
+        with torch.no_grad():
+            f(q, k, v)
+    except ValueError:
+        return
+    except NotImplementedError as exc:
+        where = _where(exc).strip(" ()")
+        raise CheckFailed(
+            "gqa_attention is not implemented yet (NotImplementedError" + (f" at {where})" if where else ")")
+        ) from None
+    except Exception as exc:
+        raise CheckFailed(
+            f"gqa_attention with h=6, g=4 should raise ValueError (6 % 4 != 0), raised "
+            f"{type(exc).__name__}: {exc}{_where(exc)}"
+        ) from None
+    raise CheckFailed("gqa_attention with h=6 query heads and g=4 kv heads should raise ValueError")
+
+
+# -- kv_chunk ----------------------------------------------------------------------------------------------
+def _chunk_inputs(seed: int, n: int):
+    return _qkv(seed, 2, 2, n, n, 8, 8)
+
+
+def _chunk_call(mod: ModuleType, q, k, v, kc, vc):
+    f = _get(mod, "decode_chunk")
+    return _pair("decode_chunk", _call("decode_chunk", f, q, k, v, kc, vc), 3)
+
+
+def _chunk_hints(q, K, V, p: int) -> tuple[tuple[str, torch.Tensor], ...]:
+    m = q.shape[-2]
+    top_left = torch.tril(torch.ones(m, p + m, dtype=torch.bool))
+    return (
+        (
+            "the causal mask is aligned top-left (torch.tril on the m x (p + m) scores, or is_causal=True): "
+            "align it bottom-right, new token i sits at position p + i",
+            _ref(q, K, V, mask=top_left)[0],
+        ),
+        ("the new tokens see each other freely: mask the later new tokens", _ref(q, K, V)[0]),
+        ("the 1/sqrt(d_k) scale looks missing", _ref(q, K, V, mask=sa.causal_mask(m, p + m), scale=1.0)[0]),
+    )
+
+
+def chunk_shapes(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(30, 7)
+    out, k2, v2 = _chunk_call(mod, q[:, :, 4:], k[:, :, 4:], v[:, :, 4:], k[:, :, :4], v[:, :, :4])
+    _shape("out", out, (2, 2, 3, 8))
+    _shape("k_cache_new", k2, (2, 2, 7, 8))
+    _shape("v_cache_new", v2, (2, 2, 7, 8))
+
+
+def chunk_append(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(31, 7)
+    _, k2, v2 = _chunk_call(mod, q[:, :, 4:], k[:, :, 4:], v[:, :, 4:], k[:, :, :4], v[:, :, :4])
+    for label, got, ref in (("k_cache_new", k2, k), ("v_cache_new", v2, v)):
+        alt = torch.cat([ref[:, :, 4:], ref[:, :, :4]], 2)
+        _close(label, _tensor(label, got), ref, "seed 31, p = 4, m = 3",
+               hints=(("the new tokens are put first; append them at the end (dim 2)", alt),))
+
+
+def _chunk_full(mod: ModuleType, seed: int, p: int, m: int) -> None:
+    q, k, v = _chunk_inputs(seed, p + m)
+    out, _, _ = _chunk_call(mod, q[:, :, p:], k[:, :, p:], v[:, :, p:], k[:, :, :p], v[:, :, :p])
+    full = _ref(q, k, v, mask=sa.causal_mask(p + m))[0][:, :, p:]
+    _close("out", _tensor("out", out), full, f"seed {seed}, cache p = {p}, m = {m} new tokens",
+           hints=_chunk_hints(q[:, :, p:], k, v, p))
+
+
+def chunk_last_rows(mod: ModuleType) -> None:
+    _chunk_full(mod, 32, 4, 3)
+
+
+def chunk_empty_cache(mod: ModuleType) -> None:
+    _chunk_full(mod, 33, 0, 5)
+
+
+def chunk_sequence(mod: ModuleType) -> None:
+    q, k, v = _chunk_inputs(34, 6)
+    kc, vc = k[:, :, :0], v[:, :, :0]
+    outs, start = [], 0
+    for m in (2, 3, 1):
+        s = slice(start, start + m)
+        out, kc, vc = _chunk_call(mod, q[:, :, s], k[:, :, s], v[:, :, s], kc, vc)
+        outs.append(_shape(f"out for new tokens {start}..{start + m - 1}", out, (2, 2, m, 8)))
+        start += m
+    _close("chunked outputs", torch.cat(outs, 2), _ref(q, k, v, mask=sa.causal_mask(6))[0],
+           "seed 34, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache vs full causal attention")
+
+
+# -- rope --------------------------------------------------------------------------------------------------
+def _rope_in(seed: int, n: int = 6, d: int = 8) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(2, 3, n, d, generator=g), torch.arange(n)
+
+
+def _rope_variant(x: torch.Tensor, pos: torch.Tensor, half: bool = False, sign: float = 1.0,
+                  expo: float = 2.0) -> torch.Tensor:
+    d = x.shape[-1]
+    theta = 10000.0 ** (-expo * torch.arange(d // 2, dtype=torch.float64) / d)
+    ang = pos.double()[:, None] * theta
+    cos, sin = torch.cos(ang).to(x.dtype), (sign * torch.sin(ang)).to(x.dtype)
+    x1, x2 = (x[..., : d // 2], x[..., d // 2 :]) if half else (x[..., 0::2], x[..., 1::2])
+    a, b = x1 * cos - x2 * sin, x1 * sin + x2 * cos
+    if half:
+        return torch.cat([a, b], -1)
+    out = torch.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = a, b
+    return out
+
+
+def rope_shape(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(40)
+    got = _shape("rope(x, positions)", _call("rope", f, x, pos), (2, 3, 6, 8))
+    if got.dtype != x.dtype:
+        raise CheckFailed(f"rope changed the dtype: x is {x.dtype}, the output is {got.dtype}")
+
+
+def rope_zero(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, _ = _rope_in(41, n=3)
+    _close("rope at position 0", _tensor("rope", _call("rope", f, x, torch.zeros(3, dtype=torch.long))), x,
+           "seed 41, x (2, 3, 3, 8), positions all 0 (angle 0: identity)")
+
+
+def rope_reference(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(42)
+    got = _tensor("rope", _call("rope", f, x, pos))
+    _close("rope(x, positions)", got, ref_rope(x, pos), "seed 42, x (2, 3, 6, 8), positions 0..5", atol=1e-5,
+           hints=(
+               ("it rotates the halves (x[:d/2], x[d/2:]) (the GPT-NeoX layout); this drill pairs neighbours "
+                "(x[2i], x[2i+1])", _rope_variant(x, pos, half=True)),
+               ("the rotation runs the wrong way (sin sign flipped)", _rope_variant(x, pos, sign=-1.0)),
+               ("theta_i uses base^(-i/d); the exponent is -2i/d", _rope_variant(x, pos, expo=1.0)),
+           ))
+
+
+def rope_norm(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    x, pos = _rope_in(43)
+    got = _tensor("rope", _call("rope", f, x, pos))
+    _close("row norms after rope", got.norm(dim=-1), x.norm(dim=-1), "seed 43 (a rotation keeps lengths)",
+           atol=1e-4)
+
+
+def rope_relative(mod: ModuleType) -> None:
+    f = _get(mod, "rope")
+    g = torch.Generator().manual_seed(44)
+    q, k = torch.randn(1, 1, 1, 16, generator=g), torch.randn(1, 1, 1, 16, generator=g)
+    dots = []
+    for m, n in ((3, 1), (7, 5), (12, 10)):  # the same offset m - n = 2
+        qm = _tensor("rope", _call("rope", f, q, torch.tensor([m])))
+        kn = _tensor("rope", _call("rope", f, k, torch.tensor([n])))
+        dots.append(float((qm * kn).sum()))
+    spread = max(dots) - min(dots)
+    if spread > 1e-4:
+        raise CheckFailed(
+            f"rope(q, m) . rope(k, n) changes with the absolute position at a fixed offset m - n = 2: "
+            f"{[round(x, 4) for x in dots]} for (m, n) = (3, 1), (7, 5), (12, 10)"
+        )
+
+
+# -- online softmax ----------------------------------------------------------------------------------------
+def _online_no_rescale(q, k, v, block: int) -> torch.Tensor:
+    """The classic bug: the running sum and output are not rescaled when the max grows."""
+    scale = 1 / math.sqrt(q.shape[-1])
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))  # noqa: E741
+    o = torch.zeros(q.shape[:-1] + (v.shape[-1],))
+    for s0 in range(0, k.shape[-2], block):
+        s = q @ k[..., s0 : s0 + block, :].transpose(-2, -1) * scale
+        m = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m)
+        l = l + p.sum(-1, keepdim=True)  # noqa: E741
+        o = o + p @ v[..., s0 : s0 + block, :]
+    return o / l
+
+
+def _online_case(mod: ModuleType, seed: int, n_k: int, block: int, scale: float = 1.0) -> None:
+    f = _get(mod, "online_attention")
+    q, k, v = _qkv(seed, 2, 2, 5, n_k, 8, 6, scale=scale)
+    got = _tensor("online_attention", _call("online_attention", f, q, k, v, block))
+    ref = _ref(q, k, v)[0]
+    hints = (
+        ("when the running max grows, rescale the running sum and the output by exp(m_old - m_new)",
+         _online_no_rescale(q, k, v, block)),
+        ("the 1/sqrt(d) scale looks missing", _ref(q, k, v, scale=1.0)[0]),
+    )
+    _close("online_attention", got, ref, _case(seed, q=q, k=k, v=v) + f", block_size {block}",
+           atol=1e-4 if scale > 1 else 1e-5, hints=hints)
+
+
+def online_shape(mod: ModuleType) -> None:
+    f = _get(mod, "online_attention")
+    q, k, v = _qkv(50, 2, 2, 5, 8, 8, 6)
+    _shape("online_attention output", _call("online_attention", f, q, k, v, 4), (2, 2, 5, 6))
+
+
+def online_divides(mod: ModuleType) -> None:
+    _online_case(mod, 51, 12, 4)
+
+
+def online_ragged(mod: ModuleType) -> None:
+    _online_case(mod, 52, 10, 4)
+
+
+def online_extremes(mod: ModuleType) -> None:
+    _online_case(mod, 53, 7, 1)
+    _online_case(mod, 54, 7, 64)
+
+
+def online_large(mod: ModuleType) -> None:
+    _online_case(mod, 55, 9, 3, scale=40.0)
+
+
 _FUNCS: dict[str, list[Check]] = {
-    "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large],
+    "sdpa": [sdpa_shapes, sdpa_rows, sdpa_reference, sdpa_mask, sdpa_padding, sdpa_large, sdpa_fp16],
     "causal": [
         causal_mask_check,
         softmax_basic,
@@ -628,6 +965,10 @@ _FUNCS: dict[str, list[Check]] = {
     "mha": [mha_init, mha_shape, mha_one_head, mha_heads, mha_mask, mha_leak],
     "kv_cache": [kv_shapes, kv_append, kv_output, kv_sequence],
     "alibi": [alibi_pow2, alibi_non_pow2, alibi_bias_check, alibi_attention_check, alibi_leak],
+    "gqa": [gqa_shape, gqa_mha, gqa_mqa, gqa_groups, gqa_mask, gqa_rejects],
+    "kv_chunk": [chunk_shapes, chunk_append, chunk_last_rows, chunk_empty_cache, chunk_sequence],
+    "rope": [rope_shape, rope_zero, rope_reference, rope_norm, rope_relative],
+    "online_softmax": [online_shape, online_divides, online_ragged, online_extremes, online_large],
 }
 CHECKS: dict[str, list[tuple[str, Check]]] = {
     d: list(zip(NAMES[d], fns, strict=True)) for d, fns in _FUNCS.items()

@@ -12,6 +12,7 @@ NAMES: dict[str, list[str]] = {
         "mask: False positions get weight 0, output matches",
         "padding mask (B, 1, 1, n_k) broadcasts",
         "stays finite and correct for large scores",
+        "float16 inputs: correct, and the mask fill fits in float16",
     ],
     "causal": [
         "causal_mask: lower-triangular bool, diagonal included",
@@ -42,5 +43,34 @@ NAMES: dict[str, list[str]] = {
         "alibi_bias(h, n): -m_h (i - j) on and below the diagonal",
         "alibi_attention matches the reference (causal + bias)",
         "alibi_attention: no future leak",
+    ],
+    "gqa": [
+        "output shape (B, h, n_q, d_v)",
+        "g = h equals multi-head attention",
+        "g = 1 (MQA): every query head uses the one key/value head",
+        "g = 2, h = 8: query head i uses key/value head i // 4",
+        "mask applies to every head",
+        "h not a multiple of g raises ValueError",
+    ],
+    "kv_chunk": [
+        "returns out (B, h, m, d) and caches grown by m",
+        "caches: new keys/values appended at the end",
+        "out equals the last m rows of full causal attention (cache p = 4, m = 3)",
+        "from an empty cache (p = 0): equals full causal attention",
+        "decoding in chunks of 2, 3, 1 equals full causal attention",
+    ],
+    "rope": [
+        "keeps the shape and dtype of x",
+        "position 0 leaves x unchanged",
+        "matches the reference rotation (interleaved pairs, theta_i = base^(-2i/d))",
+        "keeps the norm of every row",
+        "rope(q, m) . rope(k, n) depends on m - n only",
+    ],
+    "online_softmax": [
+        "output shape (..., n_q, d_v)",
+        "equals full attention when block_size divides n_k",
+        "equals full attention when it does not (n_k = 10, block_size = 4)",
+        "block_size = 1 and block_size > n_k",
+        "scores up to ~1e4 stay finite and exact",
     ],
 }

@@ -158,4 +158,110 @@ def alibi_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.
     raise NotImplementedError
 '''
 
-SCAFFOLDS: dict[str, str] = {"sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI}
+_GQA = '''\
+# drill: gqa
+"""Grouped-query attention (GQA): h query heads share g key/value heads, written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+Do not use F.scaled_dot_product_attention (enable_gqa) or the selfattention package.
+"""
+
+import math
+
+import torch
+
+
+def gqa_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """q: (B, h, n_q, d_k)   k: (B, g, n_k, d_k)   v: (B, g, n_k, d_v)  ->  (B, h, n_q, d_v).
+
+    h must be a multiple of g (else raise ValueError). Query heads are grouped in order: heads
+    0 .. h/g - 1 use key/value head 0, the next h/g use head 1, and so on. g = h is multi-head
+    attention, g = 1 is multi-query attention (MQA).
+    mask: None or bool broadcastable to (B, h, n_q, n_k), True = may attend.
+    """
+    raise NotImplementedError
+'''
+
+_KV_CHUNK = '''\
+# drill: kv_chunk
+"""A multi-token KV-cache step (chunked prefill / speculative decoding), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import math
+
+import torch
+
+
+def decode_chunk(
+    q_new: torch.Tensor,
+    k_new: torch.Tensor,
+    v_new: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Attend from m new tokens to everything so far, causally, and grow the cache.
+
+    q_new, k_new, v_new: (B, h, m, d)   k_cache, v_cache: (B, h, p, d) with p >= 0 past tokens.
+    New token i sits at absolute position p + i: it may attend to keys 0 .. p + i (the cache, the earlier
+    new tokens and itself), never to a later new token.
+    Return (out (B, h, m, d), k_cache_new (B, h, p + m, d), v_cache_new (B, h, p + m, d)).
+    """
+    raise NotImplementedError
+'''
+
+_ROPE = '''\
+# drill: rope
+"""Rotary position embedding (RoPE), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+"""
+
+import torch
+
+
+def rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
+    """x (..., n, d) with d even, positions (n,) -> same shape and dtype as x.
+
+    Rotate each pair (x[..., 2i], x[..., 2i+1]) (interleaved pairs, as in RoFormer) of row t by the angle
+    positions[t] * theta_i with theta_i = base ** (-2i / d), i = 0 .. d/2 - 1:
+        out[2i]   = x[2i] cos - x[2i+1] sin
+        out[2i+1] = x[2i] sin + x[2i+1] cos
+    Then rope(q, m) . rope(k, n) depends on m - n only.
+    """
+    raise NotImplementedError
+'''
+
+_ONLINE = '''\
+# drill: online_softmax
+"""Tiled attention with an online softmax (the core of FlashAttention), written from scratch.
+
+Fill in the function, then run:  attention-rehearse grade THIS_FILE
+Do not call a softmax (torch.softmax, F.softmax, ...) in online_attention, and never build the full
+(n_q, n_k) score matrix: keep a running max, a running sum and an unnormalised output per query.
+"""
+
+import math
+
+import torch
+
+
+def online_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_size: int) -> torch.Tensor:
+    """q (..., n_q, d), k (..., n_k, d), v (..., n_k, d_v) -> (..., n_q, d_v) = softmax(q k^T / sqrt(d)) v.
+
+    Visit the keys in blocks of block_size (the last block may be shorter). For each block:
+    s = q k_blk^T / sqrt(d); m_new = max(m, rowmax(s)); rescale l and o by exp(m - m_new);
+    l += rowsum(exp(s - m_new)); o += exp(s - m_new) v_blk. At the end return o / l.
+    """
+    raise NotImplementedError
+'''
+
+SCAFFOLDS: dict[str, str] = {
+    "rope": _ROPE,
+    "online_softmax": _ONLINE,
+    "sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI, "gqa": _GQA,
+    "kv_chunk": _KV_CHUNK,
+}

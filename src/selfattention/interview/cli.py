@@ -1,0 +1,287 @@
+"""``attention-rehearse``: the command line (arguments, dispatch to the session loop, the store, the grader).
+
+Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``export-anki``, ``drill``, ``grade``.
+Progress lives in SQLite (see ``store.py``); every answer is committed the moment it is rated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import bank
+from .anki import export_anki
+from .render import UI
+from .schedule import ENV_NOW, _filter, _now
+from .session import Session, cmd_list, cmd_mock, cmd_stats, cmd_study
+from .store import ENV_DB, Store, StoreError, default_db_path
+
+MORE_HELP = "`attention-rehearse --help` explains the answer check and the progress file."
+ENV_CARDS = "ATTENTION_REHEARSE_CARDS"
+
+def _epilog() -> str:
+    """The --help epilog (computed when the parser is built, so it shows the current default path)."""
+    return f"""\
+how it works:
+  study shows each due question, counts the seconds you take, and waits while you answer aloud or type.
+  An empty line (Enter) reveals the reference answer (short + spoken) and its key points; rate yourself
+  1 again / 2 hard / 3 good / 4 easy and the card is scheduled with FSRS. Each rating is saved at once:
+  Ctrl-C (exit 130) or closing the terminal loses nothing already rated.
+
+what the typed-answer check can and cannot judge:
+  If you type an answer, each key point counts as covered when one of its keywords appears (case-insensitive,
+  simple normalisation, √ read as sqrt, plain English endings like -s/-ed/-ing allowed). It matches WORDS,
+  not understanding: "we do not scale by sqrt(d_k)" still covers the sqrt point, and a correct paraphrase
+  with other words is reported missed. Use it as a checklist of what to mention, and rate yourself honestly.
+
+files and environment:
+  progress database  --db PATH, else ${ENV_DB}, else {default_db_path()}
+  ${ENV_NOW}  ISO timestamp used as "now" (reproducible schedules, tests)
+  ${ENV_CARDS} / --cards DIR  another folder of YAML cards in the bank's schema
+  NO_COLOR  disables colour; --plain (or piped stdin/stdout) gives plain text that scripts can drive
+
+examples:
+  attention-rehearse                      study what is due (up to 20 cards, at most 10 new)
+  attention-rehearse --chapter 3 --lang zh
+  attention-rehearse mock --budget 90     a basic question and its follow-ups, 90 s per answer
+  attention-rehearse stats
+  attention-rehearse drill sdpa --out sdpa.py && attention-rehearse grade sdpa.py
+"""
+
+def _int_at_least(minimum: int):
+    """An argparse type: a whole number >= ``minimum``, with a message naming the bad value."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+_non_negative_int = _int_at_least(0)
+
+_positive_int = _int_at_least(1)
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
+    return value
+
+def _add_common(p: argparse.ArgumentParser, top: bool) -> None:
+    """Options every subcommand accepts; subparsers default to SUPPRESS so they don't reset the top level."""
+    d = (lambda v: v) if top else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=d(None),
+        help=f"progress database (default: ${ENV_DB} or the user data dir)",
+    )
+    p.add_argument("--lang", choices=bank.LANGS, default=d("en"), help="language of questions and answers")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        default=d(False),
+        help="plain text, no colour (automatic when stdin/stdout is not a terminal)",
+    )
+    p.add_argument(
+        "--cards", metavar="DIR", default=d(None), help="use the YAML cards in DIR instead of the bank"
+    )
+
+def _add_selection(p: argparse.ArgumentParser, top: bool) -> None:
+    d = (lambda v: v) if top else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--chapter",
+        metavar="SLUG_OR_NUMBER",
+        default=d(None),
+        help="only this chapter: a number (3), a slug (03_scaling) or its name (scaling)",
+    )
+
+def _add_study(p: argparse.ArgumentParser, top: bool) -> None:
+    d = (lambda v: v) if top else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--limit", type=_positive_int, default=d(20), metavar="N", help="at most N cards (default 20)"
+    )
+    p.add_argument(
+        "--new",
+        type=_non_negative_int,
+        default=d(10),
+        metavar="N",
+        help="at most N never-seen cards (default 10)",
+    )
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser (exposed for tests and docs)."""
+    epilog = _epilog()
+    parser = argparse.ArgumentParser(
+        prog="attention-rehearse",
+        description="Rehearse self-attention interview answers in the terminal: spaced repetition (FSRS),\n"
+        "mock interviews with a time budget, and 'hand-write attention' coding drills with a grader.",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_common(parser, top=True)
+    _add_selection(parser, top=True)
+    _add_study(parser, top=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(
+            name,
+            help=help_,
+            description=f"{help_}\n\n({MORE_HELP})",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        _add_common(sp, top=False)
+        return sp
+
+    sp = add("study", "study the cards that are due (the default command)")
+    _add_selection(sp, top=False)
+    _add_study(sp, top=False)
+
+    sp = add("mock", "mock interview: a random basic question, then its follow-ups, with a time budget")
+    _add_selection(sp, top=False)
+    sp.add_argument(
+        "--budget",
+        type=_positive_float,
+        default=90.0,
+        metavar="SECONDS",
+        help="time budget per answer (default 90 s); you are warned when over it",
+    )
+    sp.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=4,
+        metavar="N",
+        help="questions in the interview, main one included (default 4)",
+    )
+    sp.add_argument("--seed", type=int, default=None, help="pick the main question reproducibly")
+    sp.add_argument(
+        "--no-schedule", dest="schedule", action="store_false",
+        help="practise only: mock ratings do not change your spaced-repetition schedule",
+    )
+
+    sp = add("list", "list the cards: id, chapter, level, due state")
+    _add_selection(sp, top=False)
+
+    add("stats", "progress: due now, learned, reviews, weakest chapters")
+
+    sp = add("export-anki", "write an Anki deck (.apkg) with every card, both languages")
+    _add_selection(sp, top=False)
+    sp.add_argument("path", metavar="PATH", help="output file, e.g. attention.apkg")
+    sp.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+
+    sp = add("drill", "write a 'hand-write attention' coding scaffold (see --list)")
+    sp.add_argument("name", nargs="?", metavar="NAME", help="which drill (see --list)")
+    sp.add_argument("--list", action="store_true", dest="list_drills", help="list the drills")
+    sp.add_argument("--out", metavar="FILE", help="scaffold file to write (default: drill_NAME.py)")
+    sp.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
+    sp = add("grade", "grade a drill file (detects '# drill: NAME'); exit 0 when every check passes")
+    sp.add_argument("file", metavar="FILE", help="your solution")
+    sp.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=20.0,
+        metavar="SECONDS",
+        help="time limit for running your code (default 20 s)",
+    )
+    return parser
+
+def resolve_chapter(value: str) -> str:
+    """'3', '03', '03_scaling' or 'scaling' -> '03_scaling'; ValueError naming the valid values otherwise."""
+    v = value.strip().lower()
+    for slug, info in bank.CHAPTERS.items():
+        if v == slug or v == slug.split("_", 1)[1] or (v.isdigit() and int(v) == int(info["number"])):
+            return slug
+    valid = ", ".join(f"{info['number']} ({slug})" for slug, info in bank.CHAPTERS.items())
+    raise ValueError(f"unknown chapter {value!r}; valid chapters: {valid}")
+
+def _load_bank(args: argparse.Namespace) -> list[bank.Card]:
+    directory = args.cards or os.environ.get(ENV_CARDS) or None
+    return bank.load_cards(Path(directory) if directory else None)
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``attention-rehearse``; returns the exit code (argparse errors exit 2, Ctrl-C 130)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "study"
+    if getattr(args, "chapter", None) is not None:
+        try:
+            args.chapter = resolve_chapter(args.chapter)
+        except ValueError as exc:
+            parser.error(f"argument --chapter: {exc}")
+    try:
+        _now()
+    except ValueError as exc:
+        parser.error(f"environment variable {ENV_NOW}: {exc}")
+    if getattr(args, "db", None) == "":
+        parser.error("argument --db: empty path (omit --db to use the default progress file)")
+    plain = bool(args.plain) or not (sys.stdin.isatty() and sys.stdout.isatty())
+    session = Session()
+    try:
+        return _dispatch(command, args, parser, plain, session)
+    except BrokenPipeError:  # `attention-rehearse list | head -1`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 141  # 128 + SIGPIPE, what a shell tool killed by the closed pipe reports
+    except KeyboardInterrupt:
+        n = session.answers
+        lost = f"; the rating of {session.pending} was NOT saved" if session.pending else ""
+        print(f"\nprogress saved: {n} answer{'s' if n != 1 else ''} this session{lost}", flush=True)
+        return 130
+
+def _dispatch(
+    command: str, args: argparse.Namespace, parser: argparse.ArgumentParser, plain: bool, session: Session
+) -> int:
+    if command in ("drill", "grade"):
+        from . import grader
+
+        if command == "drill":
+            return grader.cmd_drill(args, parser)
+        return grader.cmd_grade(Path(args.file), timeout=args.timeout, plain=plain)
+    try:
+        cards = _load_bank(args)
+    except bank.BankError as exc:
+        print(f"attention-rehearse: error: question bank: {exc}", file=sys.stderr)
+        return 1
+    if command == "export-anki":
+        if Path(args.path).exists() and not args.force:
+            print(
+                f"attention-rehearse: error: {args.path} exists; not overwriting it "
+                "(use --force, or another PATH)",
+                file=sys.stderr,
+            )
+            return 1
+        n = export_anki(_filter(cards, args.chapter), Path(args.path))
+        print(f"wrote {n} notes (English and 中文 cards) to {args.path}")
+        return 0
+    ui = UI(plain, args.lang)
+    db = Path(args.db) if args.db else default_db_path()
+    reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
+    try:
+        if reading and (not db.exists() or (db.is_file() and db.stat().st_size == 0)):
+            opened = Store.empty(db)
+        else:
+            opened = Store(db, write=not reading)
+        with opened as store:
+            runners: dict[str, Callable[[], int]] = {
+                "study": lambda: cmd_study(args, ui, store, cards, session),
+                "mock": lambda: cmd_mock(args, ui, store, cards, session),
+                "list": lambda: cmd_list(args, ui, store, cards),
+                "stats": lambda: cmd_stats(args, ui, store, cards),
+            }
+            return runners[command]()
+    except StoreError as exc:
+        print(f"attention-rehearse: error: {exc}", file=sys.stderr)
+        return 1

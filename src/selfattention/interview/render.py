@@ -1,0 +1,258 @@
+"""Terminal rendering: TeX to plain text, colour or plain output, the interface in English or Chinese,
+text wrapped by display width (a Chinese character is two columns; Chinese breaks between any two characters,
+never before closing punctuation), key points with a hanging indent, answers read line by line."""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from datetime import timedelta
+from typing import Any
+
+# interface strings: key -> (English, 中文); format fields with str.format
+MESSAGES: dict[str, tuple[str, str]] = {
+    "question": ("Question", "问题"),
+    "interviewer": ("Interviewer", "面试官"),
+    "time_budget": ("Time budget: {budget:g} s.", "时间预算：{budget:g} 秒。"),
+    "time_up": ("⏰ {budget:g} s are up: wrap up your answer.", "⏰ {budget:g} 秒到了：请收尾。"),
+    "first_prompt": (
+        "> (answer aloud or type; Enter on an empty line reveals) ", "> （口头回答或输入；空行回车显示答案） "
+    ),
+    "took": ("You took {seconds:.0f} s.", "用时 {seconds:.0f} 秒。"),
+    "over_budget": (
+        "⚠ over budget: {seconds:.0f} s for a {budget:g} s answer. Lead with the short answer, then stop and "
+        "let the interviewer ask.",
+        "⚠ 超时：{budget:g} 秒的回答用了 {seconds:.0f} 秒。先说简短回答，然后停下来让面试官追问。",
+    ),
+    "rate": (
+        "How did it go?  1 again · 2 hard · 3 good · 4 easy  (q = stop) > ",
+        "答得怎么样？ 1 重来 · 2 困难 · 3 良好 · 4 简单（q = 停止）> ",
+    ),
+    "rate_again": (
+        "Please type 1, 2, 3 or 4 (or q to stop); got {raw!r}.",
+        "请输入 1、2、3 或 4（q 停止）；收到的是 {raw!r}。",
+    ),
+    "saved": (
+        "Saved ({rating}). Next review {when} ({at} UTC).",
+        "已保存（{rating}）。下次复习：{when}（{at} UTC）。",
+    ),
+    "done": ("Done: {n} answer(s) saved this session.", "完成：本次保存了 {n} 个回答。"),
+    "to_rehearse": (
+        "{n} card(s) to rehearse ({due} due, {new} new). Progress: {path}",
+        "本次复习 {n} 张卡片（{due} 张到期，{new} 张新卡）。进度文件：{path}",
+    ),
+    "nothing_due": ("Nothing is due right now.", "现在没有到期的卡片。"),
+    "summary": (
+        "This session: {parts} · {mins} min {secs} s in all.", "本次：{parts} · 共 {mins} 分 {secs} 秒。"
+    ),
+    "next_due": ("Next due: {cid} {when} ({at} UTC).", "下一张到期：{cid}，{when}（{at} UTC）。"),
+}
+RATING_NAMES = {
+    "en": {1: "again", 2: "hard", 3: "good", 4: "easy"},
+    "zh": {1: "重来", 2: "困难", 3: "良好", 4: "简单"},
+}
+_NO_LINE_START = set("，。、；：？！）》」』】…,.;:?!)")  # never begin a line with closing punctuation
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (CJK) characters count two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _tokens(text: str) -> list[str]:
+    """Break opportunities: a run of non-wide non-space characters is one token, each wide character one,
+    each space one (closing punctuation is glued to the token before it)."""
+    out: list[str] = []
+    for ch in text:
+        if ch == " ":
+            out.append(" ")
+        elif _is_wide(ch) or ch in _NO_LINE_START:
+            if ch in _NO_LINE_START and out and out[-1] != " ":
+                out[-1] += ch
+            else:
+                out.append(ch)
+        elif out and out[-1] != " " and not _is_wide(out[-1][-1]) and out[-1][-1] not in _NO_LINE_START:
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
+def wrap(text: str, width: int, indent: str = "", hang: str | None = None) -> list[str]:
+    """Wrap a paragraph to ``width`` display columns: first line after ``indent``, the rest after ``hang``."""
+    hang = indent if hang is None else hang
+    lines: list[str] = []
+    cur, cur_w = indent, display_width(indent)
+    for tok in _tokens(text):
+        w = display_width(tok)
+        if tok == " ":
+            if cur.strip():
+                cur, cur_w = cur + " ", cur_w + 1
+            continue
+        if cur_w + w > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur, cur_w = hang, display_width(hang)
+        cur, cur_w = cur + tok, cur_w + w
+    if cur.strip() or not lines:
+        lines.append(cur.rstrip())
+    return lines
+
+
+def truncate(text: str, width: int, indent: str = "") -> str:
+    """``indent + text`` cut to ``width`` display columns, with … when something was cut."""
+    out, used = indent, display_width(indent)
+    for ch in text:
+        w = display_width(ch)
+        if used + w > width - 1:
+            return out + "…"
+        out, used = out + ch, used + w
+    return out
+
+
+_MARKER = re.compile(r"^(\s*(?:[✓✗•!\-]|\[[x ]\]|[A-Za-z]+: |[\u4e00-\u9fff]{2}：)\s)")
+
+_MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
+
+_TEX = [
+    (r"\\operatorname\{([^{}]*)\}", r"\1"),
+    (r"\\(?:mathrm|text|mathbf|boldsymbol|mathit)\{([^{}]*)\}", r"\1"),
+    (r"\\sqrt\{([^{}]*)\}", r"√\1"),
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
+    (r"\^\{?\\top\}?", "ᵀ"),
+    (r"\^\{?T\}?(?![a-zA-Z])", "ᵀ"),
+    (r"\\mathbb\{R\}", "ℝ"),
+    (r"\\cdot", "·"),
+    (r"\\times", "×"),
+    (r"\\in\b", "∈"),
+    (r"\\le(?:q)?\b", "≤"),
+    (r"\\ge(?:q)?\b", "≥"),
+    (r"\\approx", "≈"),
+    (r"\\infty", "∞"),
+    (r"\\to\b", "→"),
+    (r"\\sum", "Σ"),
+    (r"\\ldots|\\dots", "…"),
+    (r"\\sqrt\s*", "√"),
+    (r"\\([a-zA-Z]+)", r"\1"),
+    (r"\\([_{}%$])", r"\1"),
+    (r"[{}]", ""),
+]
+
+def terminal_text(text: str) -> str:
+    """Card text (MyST with $...$ math) made readable in a terminal: $\\sqrt{d_k}$ -> √d_k, K^\\top -> Kᵀ."""
+
+    def repl(m: re.Match[str]) -> str:
+        s = m.group(1) or m.group(2)
+        for pat, sub in _TEX:
+            s = re.sub(pat, sub, s)
+        return s
+
+    return _MATH_RE.sub(repl, text)
+
+class UI:
+    """Plain text or rich output, and line input that returns None at end of input."""
+
+    def __init__(self, plain: bool, lang: str = "en") -> None:
+        self.plain = plain
+        self.lang = lang
+        self.console: Any = None
+        if not plain:
+            from rich.console import Console
+
+            self.console = Console(highlight=False, soft_wrap=False)
+            try:  # line editing for input(): arrow keys move the cursor instead of typing ^[[D
+                import readline  # noqa: F401
+            except ImportError:  # Windows without pyreadline: plain input() still works
+                pass
+        self.ok = "[x]" if plain else "✓"
+        self.no = "[ ]" if plain else "✗"
+
+    def t(self, key: str, **fields: Any) -> str:
+        """The interface string ``key`` in this UI's language."""
+        en, zh = MESSAGES[key]
+        return (zh if self.lang == "zh" else en).format(**fields)
+
+    def rating(self, value: int) -> str:
+        """'good' / '良好'."""
+        return RATING_NAMES["zh" if self.lang == "zh" else "en"][value]
+
+    def _wrapped(self, text: str, width: int) -> str:
+        out = []
+        for para in text.split("\n"):
+            m = _MARKER.match(para)
+            lead = re.match(r"^\s*", para).group(0)  # type: ignore[union-attr]
+            hang = " " * display_width(m.group(1)) if m else lead
+            out += wrap(para[len(lead):], width, indent=lead, hang=hang)
+        return "\n".join(out)
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        if self.console is None:
+            print(text, flush=True)
+        else:
+            from rich.text import Text
+
+            body = self._wrapped(text, max(20, self.console.width))
+            self.console.print(Text(body, style=style or "", no_wrap=True, overflow="ignore"))
+
+    def rule(self, title: str) -> None:
+        if self.console is None:
+            print(f"\n== {title} ==", flush=True)
+        else:
+            self.console.rule(title, style="cyan")
+
+    def block(self, title: str, body: str, style: str = "") -> None:
+        if self.console is None:
+            print(f"-- {title} --\n{body}", flush=True)
+        else:
+            from rich.panel import Panel
+            from rich.text import Text
+
+            inner = self._wrapped(body, max(20, self.console.width - 4))
+            self.console.print(
+                Panel(
+                    Text(inner, no_wrap=True, overflow="ignore"), title=title, title_align="left",
+                    border_style=style or "blue",
+                )
+            )
+
+    def interrupt(self, text: str, style: str | None = None) -> None:
+        """Print ``text`` while the user may be typing, then redraw the prompt and what was typed so far
+        (readline keeps the line; without this the alert would break it in two)."""
+        typed = None
+        if self._prompt is not None and "readline" in sys.modules:
+            typed = sys.modules["readline"].get_line_buffer()
+        self.say("\n" + text, style=style)
+        if typed is not None:
+            sys.stdout.write(self._prompt + typed)
+            sys.stdout.flush()
+
+    _prompt: str | None = None
+
+    def ask(self, prompt: str) -> str | None:
+        """One line from stdin (None at EOF)."""
+        self._prompt = prompt
+        try:
+            line = input(prompt)
+        except EOFError:
+            print(flush=True)
+            return None
+        finally:
+            self._prompt = None
+        if not sys.stdin.isatty():
+            print(line, flush=True)  # echo piped input so the transcript reads like a session
+        return line
+
+def _human_delta(delta: timedelta, lang: str = "en") -> str:
+    s = delta.total_seconds()
+    zh = lang == "zh"
+    if s < 60:
+        return "现在" if zh else "now"
+    if s < 3600:
+        return f"{round(s / 60)} 分钟后" if zh else f"in {round(s / 60)} min"
+    if s < 86400:
+        return f"{round(s / 3600)} 小时后" if zh else f"in {round(s / 3600)} h"
+    return f"{round(s / 86400)} 天后" if zh else f"in {round(s / 86400)} days"

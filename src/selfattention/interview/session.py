@@ -1,0 +1,432 @@
+"""The study and mock-interview loop: question, timed answer, reveal with the answer check, rating,
+FSRS schedule, committed at once."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, timedelta
+from typing import Any
+
+from . import bank
+from .matcher import MatchResult
+from .render import UI, _human_delta, terminal_text, truncate
+from .schedule import (
+    RATINGS,
+    _filter,
+    _now,
+    _ordered,
+    _scheduler,
+    _state_label,
+    compute_stats,
+    select_study,
+)
+from .store import Store, StoreError
+
+LEARN_AHEAD = timedelta(minutes=20)  # as Anki: a card due again within 20 min returns in this session
+MAX_RETURNS = 3  # ... at most this many times per session
+NARROW = 110  # below this terminal width, `list` prints each card on two lines instead of a table
+_RATING_WORDS = {
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "a": 1,
+    "again": 1,
+    "h": 2,
+    "hard": 2,
+    "g": 3,
+    "good": 3,
+    "e": 4,
+    "easy": 4,
+}
+
+@dataclass
+class Session:
+    """What happened in this run (for the Ctrl-C message and the summary)."""
+
+    answers: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+    pending: str = ""  # a rating given but not yet on disk (waiting for a locked file)
+
+class _Quit(Exception):
+    """The user asked to stop (q at the rating prompt, or end of input)."""
+
+def _read_answer(ui: UI) -> tuple[str, float, bool]:
+    """Lines until an empty one; returns (typed text, seconds, eof)."""
+    t0 = time.monotonic()
+    lines: list[str] = []
+    while True:
+        line = ui.ask("> " if lines else ui.t("first_prompt"))
+        if line is None:
+            return "\n".join(lines), time.monotonic() - t0, True
+        if not line.strip():
+            return "\n".join(lines), time.monotonic() - t0, False
+        lines.append(line)
+
+def _ask_rating(ui: UI) -> int:
+    while True:
+        prompt = ui.t("rate")
+        raw = ui.ask(prompt.replace(" · ", " / ").replace("  ", " ") if ui.plain else prompt)
+        if raw is None:
+            raise _Quit
+        key = raw.strip().lower()
+        if key in ("q", "quit"):
+            raise _Quit
+        if key in _RATING_WORDS:
+            return _RATING_WORDS[key]
+        ui.say(ui.t("rate_again", raw=raw.strip()), style="yellow")
+
+def _show_reveal(
+    ui: UI, card: bank.Card, lang: str, typed: str, cards: Sequence[bank.Card]
+) -> MatchResult | None:
+    ui.block("Short answer" if lang == "en" else "简短回答", terminal_text(card.short[lang]), "green")
+    ui.block(
+        "Say it like this (60-90 s)" if lang == "en" else "面试时可以这样答",
+        terminal_text(card.spoken[lang]),
+        "green",
+    )
+    result = card.check(typed) if typed.strip() else None
+    zh = lang == "zh"
+    ui.say("Key points:" if not zh else "要点：", style="bold")
+    for i, point in enumerate(card.key_points[lang]):
+        if result is None:
+            ui.say(f"  • {terminal_text(point)}" if not ui.plain else f"  - {terminal_text(point)}")
+        else:
+            hit = i in result.covered
+            ui.say(f"  {ui.ok if hit else ui.no} {terminal_text(point)}", style="green" if hit else "red")
+    if result is not None:
+        for j in result.stated:
+            myth, fix = bank.split_misconception(card.misconceptions[j][lang], lang)
+            ui.say(
+                "Your answer states a common misconception:" if not zh else "你的回答里有一个常见误区：",
+                style="bold red",
+            )
+            ui.say(f"  {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="red")
+            if fix:
+                ui.say(f"  {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}", style="green")
+            voided = [i for i, k in result.blocked.items() if k == j and i in result.hits]
+            if voided:
+                ui.say(
+                    "  So these do not count as covered: " + ", ".join(f"#{i + 1}" for i in voided)
+                    if not zh
+                    else "  所以这些要点不算提到：" + "、".join(f"第 {i + 1} 条" for i in voided),
+                    style="red",
+                )
+        ui.say(
+            f"Your typed answer mentions {len(result.covered)}/{result.total} key points "
+            "(a keyword check: words, not understanding)."
+            if not zh
+            else f"你的回答提到了 {len(result.covered)}/{result.total} 个要点"
+            "（关键词检查：只看用词，不看理解）。",
+            style="bold",
+        )
+        if result.missed:
+            ui.say("Missed:" if not zh else "没提到：", style="red")
+            for i in result.missed:
+                ui.say(f"  - {terminal_text(card.key_points[lang][i])}", style="red")
+    if card.misconceptions:
+        ui.say("Watch out:" if not zh else "常见误区：", style="bold")
+        for m in card.misconceptions[:3]:
+            myth, fix = bank.split_misconception(m[lang], lang)
+            ui.say(f"  ! {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="yellow")
+            if fix:
+                ui.say(f"    {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}")
+    return result
+
+def _ask_card(
+    ui: UI,
+    store: Store,
+    sched: Any,
+    card: bank.Card,
+    lang: str,
+    header: str,
+    mode: str,
+    session: Session,
+    cards: Sequence[bank.Card],
+    budget: float | None = None,
+    record: bool = True,
+) -> dict[str, Any]:
+    """Question -> timed answer -> reveal -> rating -> FSRS schedule -> committed (unless ``record`` is
+    False: a mock interview run with --no-schedule). Raises _Quit to stop."""
+    import fsrs
+
+    ui.rule(header)
+    title = ui.t("interviewer" if mode == "mock" else "question")
+    ui.block(title, terminal_text(card.question[lang]), "cyan")
+    if budget is not None:
+        ui.say(ui.t("time_budget", budget=budget), style="dim")
+    timer = None
+    if budget is not None and not ui.plain:
+        timer = threading.Timer(
+            budget, lambda: ui.interrupt(ui.t("time_up", budget=budget), style="bold red")
+        )
+        timer.daemon = True
+        timer.start()
+    try:
+        typed, seconds, eof = _read_answer(ui)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    if eof and not typed.strip():
+        raise _Quit
+    ui.say(ui.t("took", seconds=seconds), style="bold")
+    over = budget is not None and seconds > budget
+    if over:
+        ui.say(
+            ui.t("over_budget", seconds=seconds, budget=budget)
+            if not ui.plain
+            else f"WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
+            style="bold red",
+        )
+    result = _show_reveal(ui, card, lang, typed, cards)
+    rating = _ask_rating(ui)
+    now = _now()
+    state = store.fsrs_card(card.id, now)
+    new_state, _log = sched.review_card(
+        state, fsrs.Rating(rating), review_datetime=now, review_duration=int(seconds * 1000)
+    )
+    def busy(attempt: int) -> None:
+        if attempt == 1:
+            ui.say(
+                f"The progress file is locked by another program; your rating ({RATINGS[rating]}) is kept "
+                "and will be saved as soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
+                style="yellow",
+            )
+
+    if not record:
+        entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result,
+                 "due": new_state.due.astimezone(UTC)}
+        session.log.append(entry)
+        ui.say(f"Not saved to your schedule ({RATINGS[rating]}): --no-schedule.", style="dim")
+        return entry
+    session.pending = f"{card.id} ({RATINGS[rating]})"
+    try:
+        store.record(
+            card.id,
+            card.chapter,
+            new_state,
+            rating,
+            now,
+            seconds,
+            mode,
+            lang,
+            None if result is None else len(result.covered),
+            None if result is None else result.total,
+            on_busy=busy,
+        )
+    except StoreError as exc:
+        raise StoreError(f"{exc}; your rating of {session.pending} was NOT saved") from exc
+    session.pending = ""
+    session.answers += 1
+    when = new_state.due.astimezone(UTC)
+    ui.say(
+        ui.t(
+            "saved",
+            rating=ui.rating(rating),
+            when=_human_delta(when - now, ui.lang),
+            at=f"{when:%Y-%m-%d %H:%M}",
+        ),
+        style="dim",
+    )
+    entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result, "due": when}
+    session.log.append(entry)
+    return entry
+
+def cmd_study(
+    args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card], session: Session
+) -> int:
+    pool = _ordered(_filter(cards, args.chapter))
+    now = _now()
+    states = store.states()
+    new_left = max(0, args.new - store.new_today(now))  # --new is per day: cards started today count
+    queue = select_study(pool, states, now, args.limit, new_left)
+    if not queue:
+        upcoming = sorted((states[c.id][0].due, c.id) for c in pool if c.id in states)
+        ui.say(ui.t("nothing_due"))
+        if upcoming:
+            due, cid = upcoming[0]
+            ui.say(f"Next due: {cid} {_human_delta(due - now)} ({due.astimezone(UTC):%Y-%m-%d %H:%M} UTC).")
+        ui.say("Try `attention-rehearse mock`, or --new N to add new cards.")
+        return 0
+    n_new = sum(1 for c in queue if c.id not in states)
+    ui.say(
+        ui.t("to_rehearse", n=len(queue), due=len(queue) - n_new, new=n_new, path=store.path),
+        style="dim",
+    )
+    sched = _scheduler()
+    returns: dict[str, int] = {}
+    try:
+        i = 0
+        while i < len(queue):
+            card = queue[i]
+            i += 1
+            num = bank.CHAPTERS[card.chapter]["number"]
+            again = " · " + ("再来一次" if ui.lang == "zh" else "again") if returns.get(card.id) else ""
+            header = f"[{i}/{len(queue)}] ch.{num} · {card.level} · {card.id}{again}"
+            entry = _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
+            # learning steps: a card due again within the session (rated again/hard while learning) comes back
+            if entry["due"] - _now() <= LEARN_AHEAD and returns.get(card.id, 0) < MAX_RETURNS:
+                returns[card.id] = returns.get(card.id, 0) + 1
+                queue.append(card)
+    except _Quit:
+        pass
+    ui.say("\n" + ui.t("done", n=session.answers), style="bold")
+    _summary(ui, session, store, pool)
+    return 0
+
+
+def _summary(ui: UI, session: Session, store: Store, pool: list[bank.Card]) -> None:
+    """End of a session: the ratings given, the time spent, and when the next card is due."""
+    if not session.log:
+        return
+    counts = {r: sum(e["rating"] == r for e in session.log) for r in (1, 2, 3, 4)}
+    seconds = sum(e["seconds"] for e in session.log)
+    parts = " · ".join(f"{ui.rating(r)} {n}" for r, n in counts.items())
+    mins, secs = divmod(round(seconds), 60)
+    ui.say(ui.t("summary", parts=parts, mins=mins, secs=secs))
+    states = store.states()
+    upcoming = sorted((states[c.id][0].due, c.id) for c in pool if c.id in states)
+    if upcoming:
+        due, cid = upcoming[0]
+        when = _human_delta(due - _now(), ui.lang)
+        ui.say(ui.t("next_due", cid=cid, when=when, at=f"{due:%Y-%m-%d %H:%M}"))
+
+
+def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[bank.Card]:
+    """The main question, then its follow-ups depth-first (an interviewer digs into the last answer),
+    staying on the main question's topic: follow-ups into other chapters come only once the chapter's own
+    reachable follow-ups are used up."""
+    by_id = {c.id: c for c in cards}
+    chain: list[bank.Card] = []
+    stack = [first.id]  # same chapter, depth-first
+    later: list[str] = []  # other chapters, in the order they were met
+    seen: set[str] = set()
+    while (stack or later) and len(chain) < rounds:
+        cid = stack.pop() if stack else later.pop(0)
+        if cid in seen or cid not in by_id:
+            continue
+        seen.add(cid)
+        chain.append(by_id[cid])
+        fus = [f for f in by_id[cid].follow_ups if f in by_id and f not in seen]
+        stack.extend(reversed([f for f in fus if by_id[f].chapter == first.chapter]))
+        later.extend(f for f in fus if by_id[f].chapter != first.chapter)
+    return chain
+
+
+def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card], session: Session) -> int:
+    basics = [c for c in _ordered(_filter(cards, args.chapter)) if c.level == "basic"]
+    if not basics:
+        ui.say("No basic question to start a mock interview with.")
+        return 1
+    rng = random.Random(args.seed)
+    chain = _mock_chain(rng.choice(basics), cards, args.rounds)
+    ui.say(
+        f"Mock interview: {len(chain)} question(s), {args.budget:g} s budget per answer. "
+        "Answer aloud as you would in the room; Enter on an empty line when you are done. "
+        + ("Your ratings update the schedule (--no-schedule: practise without)." if args.schedule
+           else "--no-schedule: nothing is saved."),
+        style="dim",
+    )
+    sched = _scheduler()
+    try:
+        for i, card in enumerate(chain, 1):
+            kind = "main question" if i == 1 else "follow-up"
+            _ask_card(
+                ui,
+                store,
+                sched,
+                card,
+                args.lang,
+                f"Q{i}/{len(chain)} · {kind} · {card.id}",
+                "mock",
+                session,
+                cards,
+                budget=args.budget,
+                record=args.schedule,
+            )
+    except _Quit:
+        pass
+    if session.log:
+        ui.rule("Mock interview summary")
+        for e in session.log:
+            flag = " OVER BUDGET" if e["over"] else ""
+            cov = (
+                "" if e["result"] is None else f", {len(e['result'].covered)}/{e['result'].total} key points"
+            )
+            ui.say(
+                f"{terminal_text(e['card'].question[args.lang])} ({e['card'].id}): "
+                f"{e['seconds']:.0f} s{flag}, rated {RATINGS[e['rating']]}{cov}"
+            )
+        n_over = sum(e["over"] for e in session.log)
+        ui.say(f"{n_over} of {len(session.log)} answer(s) over the {args.budget:g} s budget.", style="bold")
+    return 0
+
+def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
+    from rich.text import Text
+
+    now = _now()
+    states = store.states()
+    rows = []
+    for c in _ordered(_filter(cards, args.chapter)):
+        state, due = _state_label(states.get(c.id), now)
+        rows.append(
+            (
+                c.id,
+                f"{bank.CHAPTERS[c.chapter]['number']:02d} {c.chapter}",
+                c.level,
+                state,
+                due,
+                terminal_text(c.question[args.lang]),
+            )
+        )
+    heads = ("id", "chapter", "level", "state", "due", "question")
+    if ui.console is None:
+        widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(heads[:-1])]
+        print("  ".join(h.ljust(w) for h, w in zip(heads[:-1], widths, strict=True)) + "  question")
+        for r in rows:
+            print("  ".join(v.ljust(w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
+    elif ui.console.width < NARROW:  # two lines per card: the full id first, the question cut to one line
+        width = ui.console.width
+        for r in rows:
+            ui.console.print(Text(f"{r[0]}  ", style="bold") + Text(f"{r[1][:2]} · {r[2]} · {r[3]} · {r[4]}"))
+            ui.console.print(Text(truncate(r[-1], width - 4, indent="    "), style="dim"), no_wrap=True)
+    else:
+        from rich.table import Table
+
+        table = Table(*heads, show_lines=False)
+        table.columns[0].no_wrap = True  # an id is never cut: two cards must never look the same
+        for r in rows:
+            table.add_row(*r)
+        ui.console.print(table)
+    ui.say(f"{len(rows)} card(s).")
+    return 0
+
+def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
+    s = compute_stats(cards, store, _now())
+    ui.rule("Progress")
+    ui.say(f"cards in the bank: {s['cards']}  (seen {s['seen']}, never seen {s['new']})")
+    ui.say(f"due now:           {s['due_now']}  (+ {s['new']} new)")
+    ui.say(f"learned:           {s['learned']}  (in long-term review)")
+    ui.say(
+        f"reviews:           {s['reviews']}  (again-rate {s['again_rate']:.0%}, "
+        f"mean {s['seconds_mean']:.0f} s per answer)"
+    )
+    if not s["chapters"]:
+        ui.say("No answers yet: run `attention-rehearse` to start.")
+        return 0
+    ui.say(
+        "due in the next 7 days (today first): " + " · ".join(str(n) for n in s["forecast"])
+        + f"  ({sum(s['forecast'])} in all)"
+    )
+    ui.say("Weakest chapters (again-rate, lapses):", style="bold")
+    for slug, ch in list(s["chapters"].items())[:5]:
+        ui.say(
+            f"  {bank.CHAPTERS[slug]['number']:>2} {slug:<20} again {ch['again_rate']:.0%} "
+            f"of {int(ch['reviews'])} review(s), {int(ch['lapses'])} lapse(s)"
+        )
+    return 0
