@@ -347,7 +347,7 @@ class Layout:
         for f in self.figures:
             out.append(f"{where}: figure {f['src']}: {'; '.join(f['problems'])}")
         for c in self.code:
-            if c["fitsLimit"]:
+            if c["fitsLimit"] and self.width >= 1000:  # on a phone, code may scroll in its box
                 out.append(f"{where}: a {c['columns']}-column code block scrolls ({c['needed']} px in {c['width']} px): "
                            f"{c['first']!r}")
         return out
