@@ -35,7 +35,7 @@ ENTRY = "startup.js"
 LOAD = ["input/tex", "output/chtml", "a11y/assistive-mml"]
 # Everything those may load at run time: core, TeX extensions named with \require or autoloaded, fonts.
 PARTS = (ENTRY, "core.js", "input/tex.js", "output/chtml.js", "a11y/assistive-mml.js", "input/tex/extensions",
-         "output/chtml/fonts/woff-v2")
+         "output/chtml/fonts/tex.js", "output/chtml/fonts/woff-v2")
 
 
 def mathjax_source() -> Path:

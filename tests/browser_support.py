@@ -138,7 +138,12 @@ _WAIT_MATHJAX = """async (ms) => {
     if (Date.now() - t0 > ms) return "MathJax never started (script missing or failed to load)";
     await new Promise(r => setTimeout(r, 50));
   }
-  try { await window.MathJax.startup.promise; } catch (e) { return "typesetting failed: " + e; }
+  const left = Math.max(ms - (Date.now() - t0), 1000);
+  const late = new Promise(r => setTimeout(() => r("late"), left));
+  try {
+    const done = await Promise.race([window.MathJax.startup.promise.then(() => "ok"), late]);
+    if (done === "late") return "typesetting did not finish (a component failed to load?)";
+  } catch (e) { return "typesetting failed: " + e; }
   return null;
 }"""
 
@@ -342,7 +347,7 @@ class Layout:
         for f in self.figures:
             out.append(f"{where}: figure {f['src']}: {'; '.join(f['problems'])}")
         for c in self.code:
-            if c["fitsLimit"]:
+            if c["fitsLimit"] and self.width >= 1000:  # on a phone, code may scroll in its box
                 out.append(f"{where}: a {c['columns']}-column code block scrolls ({c['needed']} px in {c['width']} px): "
                            f"{c['first']!r}")
         return out

@@ -348,10 +348,10 @@ def shoot(page: Any, name: str, width: int) -> None:
     folder = SHOTS / str(width)
     folder.mkdir(parents=True, exist_ok=True)
     stem = name.replace("/", "_")
-    page.screenshot(path=str(folder / f"{stem}.png"))  # the first screen, what a reader sees first
+    page.screenshot(path=str(folder / f"{stem}.png"), timeout=60_000)  # the first screen, what a reader sees first
     if name.startswith("chapters/"):
         # JPEG: a tall page encodes several times faster than PNG, and the picture is for a human
-        page.screenshot(path=str(folder / f"{stem}_full.jpg"), full_page=True, type="jpeg", quality=60)
+        page.screenshot(path=str(folder / f"{stem}_full.jpg"), full_page=True, type="jpeg", quality=60, timeout=60_000)
 
 
 @pytest.mark.book
