@@ -140,7 +140,7 @@ class quiz_option(nodes.General, nodes.TextElement):  # noqa: N801
 
 
 class quiz_part(nodes.General, nodes.Element):  # noqa: N801
-    """A ``<div>`` (question), ``<fieldset>`` (options, a native radio group) or ``<details>`` (explanation)."""
+    """A ``<div>`` (question), ``<fieldset>`` (options: native radios) or ``<details>`` (explanation)."""
 
 
 def visit_quiz_html(self: Any, node: quiz) -> None:
@@ -165,7 +165,9 @@ def visit_part_html(self: Any, node: quiz_part) -> None:
         # A fieldset of native radios sharing one name: arrow keys move between the options and Tab
         # leaves the group, as a screen reader user expects; the question labels the group.
         self.body.append(
-            self.starttag(node, "fieldset", CLASS="quiz-options", **{"aria-labelledby": f"quiz-{qid}-question"})
+            self.starttag(
+                node, "fieldset", CLASS="quiz-options", **{"aria-labelledby": f"quiz-{qid}-question"}
+            )
         )
     elif kind == "question":
         self.body.append(self.starttag(node, "div", CLASS="quiz-question", ids=[f"quiz-{qid}-question"]))

@@ -1,4 +1,4 @@
-"""Site-wide reading fixes: phone navigation, overflow, lighter pages, MathJax out of the tab order, zh search.
+"""Site-wide reading fixes: phone navigation, overflow, lighter pages, MathJax off the tab order, zh search.
 
 What it does (each item is checked by tests/test_site_browser.py or tests/test_book.py):
 
@@ -36,7 +36,9 @@ logger = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "site_static"
 ASSETS = ("site.css", "site.js", "favicon.png")
 # Written by the theme's template (not via the script list): removed from the written pages.
-FONTAWESOME_TAG = re.compile(r'\s*<script defer src="(?:\.\./)*_static/scripts/fontawesome\.js[^"]*"></script>')
+FONTAWESOME_TAG = re.compile(
+    r'\s*<script defer src="(?:\.\./)*_static/scripts/fontawesome\.js[^"]*"></script>'
+)
 SEARCHINDEX_TAG = re.compile(r'\s*<script src="(?:\.\./)*searchindex\.js"></script>')
 
 

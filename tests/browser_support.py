@@ -197,7 +197,9 @@ def inspect_page(
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-CODE_COLUMNS = 88  # the course's line limit: a code block this wide must fit without scrolling at desktop width
+CODE_COLUMNS = (
+    88  # the course's line limit: a code block this wide must fit without scrolling at desktop width
+)
 
 # Facts about the layout of the loaded page at the current viewport. A formula is "clipped" when it reaches
 # past an ancestor that hides overflow (overflow hidden/clip), or past the viewport, without sitting in a box
@@ -334,22 +336,34 @@ class Layout:
         where = f"{self.page} @ {self.width}px"
         if self.scroll_width > self.width:
             worst = ", ".join(f"{w['el']} ({w['width']} px, right edge {w['right']})" for w in self.wide[:3])
-            out.append(f"{where}: page is {self.scroll_width} px wide (viewport {self.width}); widest: {worst}")
+            out.append(
+                f"{where}: page is {self.scroll_width} px wide (viewport {self.width}); widest: {worst}"
+            )
         for c in self.short_clipped:
-            out.append(f"{where}: formula clipped in the short-answer box: {c['el']} {c['width']} px in "
-                       f"{c['box']} {c['boxWidth']} px")
+            out.append(
+                f"{where}: formula clipped in the short-answer box: {c['el']} {c['width']} px in "
+                f"{c['box']} {c['boxWidth']} px"
+            )
         for c in self.clipped:
             if c not in self.short_clipped:
-                out.append(f"{where}: formula clipped: {c['el']} {c['width']} px in {c['box']} {c['boxWidth']} px")
+                out.append(
+                    f"{where}: formula clipped: {c['el']} {c['width']} px in {c['box']} {c['boxWidth']} px"
+                )
         for t in self.tables:
-            what = "table cell squeezed to one character per line" if t.get("squeezed") else "table wider than the screen"
+            what = (
+                "table cell squeezed to one character per line"
+                if t.get("squeezed")
+                else "table wider than the screen"
+            )
             out.append(f"{where}: {what}: {t['el']} ({t['width']} px)")
         for f in self.figures:
             out.append(f"{where}: figure {f['src']}: {'; '.join(f['problems'])}")
         for c in self.code:
             if c["fitsLimit"] and self.width >= 1000:  # on a phone, code may scroll in its box
-                out.append(f"{where}: a {c['columns']}-column code block scrolls ({c['needed']} px in {c['width']} px): "
-                           f"{c['first']!r}")
+                out.append(
+                    f"{where}: a {c['columns']}-column code block scrolls ({c['needed']} px in {c['width']} px): "
+                    f"{c['first']!r}"
+                )
         return out
 
 

@@ -1,4 +1,5 @@
 """The built site shows every interview card: on its chapter page, in the drill and on the cheat sheet."""
+
 from __future__ import annotations
 
 import html
@@ -135,7 +136,9 @@ exclude_patterns = ["_build"]
 def _sphinx(src: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", "-W", "-n", "-q", str(src), str(src / "_build")],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -147,7 +150,8 @@ def test_extension_renders_and_links_cards_in_a_minimal_project(tmp_path: Path) 
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "01_flow.md").write_text(
         "# Flow\n\n## Say it\n\n```{interview-answer} 01_flow\n```\n\n"
-        "## Follow-ups\n\n```{follow-up-questions} 01_flow\n```\n\n## Practise\n\n```{practise} 01_flow\n```\n",
+        "## Follow-ups\n\n```{follow-up-questions} 01_flow\n```\n\n"
+        "## Practise\n\n```{practise} 01_flow\n```\n",
         encoding="utf-8",
     )
     (tmp_path / "drill.md").write_text("# Drill\n\n```{question-drill}\n```\n", encoding="utf-8")
@@ -178,7 +182,7 @@ def test_unknown_chapter_fails_the_build_with_a_clear_message(tmp_path: Path) ->
 
 
 def test_practise_links_rehearsal_drill_and_next_question(tmp_path: Path) -> None:
-    """{practise}: the rehearse commands, the chapter's cards on the drill page, the next chapter in the toc."""
+    """{practise}: the rehearse commands, the chapter's cards on the drill page, the next toc chapter."""
     (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
     # toc order 05 -> 03 (not the numeric order): "next" must follow the toc, and 03 is last
     (tmp_path / "index.md").write_text(

@@ -12,7 +12,7 @@ For every page in the table of contents, on a phone (390 px, touch) and a deskto
 - no formula is a keyboard tab stop;
 - a chapter page with everything it loads weighs at most 1.5 MB (files as served, uncompressed).
 Each failure names the page, the width, the element and how wide it is. Screenshots: the first screen of
-every page at both widths (PNG) in test-output/screenshots/{390,1366}/, plus full pages of the chapters (JPEG).
+every page at both widths (PNG) in test-output/screenshots/{390,1366}/, full chapter pages as JPEG.
 On chapter 01: tabs, dropdowns, the quiz (mouse and arrow keys; feedback contrast >= 4.5:1 in light and dark
 mode, computed from the rendered colours), launch/download/edit links. Search finds English and Chinese terms.
 
@@ -227,19 +227,24 @@ LAYOUT_CASES = {
         None,
     ),
     "layout_wide.html": (
-        '<div style="width:431px;background:#eee">a 431 px box</div>', 'page is 448 px wide (viewport 390); widest: div "a 431 px box" (431 px'
+        '<div style="width:431px;background:#eee">a 431 px box</div>',
+        'page is 448 px wide (viewport 390); widest: div "a 431 px box" (431 px',
     ),
     "layout_clipped.html": (
         f'<div class="admonition tip"><p>{FORMULA}</p></div>',
         "formula clipped in the short-answer box",
     ),
     "layout_table.html": (
-        "<table><tr>" + "".join(f"<td style='min-width:8em'>column {i}</td>" for i in range(8)) + "</tr></table>",
+        "<table><tr>"
+        + "".join(f"<td style='min-width:8em'>column {i}</td>" for i in range(8))
+        + "</tr></table>",
         "table wider than the screen",
     ),
     "layout_squeezed.html": (
         '<div style="overflow-x:auto"><table style="width:100%"><tr>'
-        + "<td style='width:99%'>" + "long " * 60 + "</td><td>注意力机制</td></tr></table></div>",
+        + "<td style='width:99%'>"
+        + "long " * 60
+        + "</td><td>注意力机制</td></tr></table></div>",
         "table cell squeezed to one character per line",
     ),
     "layout_alt.html": (
@@ -319,7 +324,9 @@ def open_navigation(page: Any, width: int) -> list[str]:
         toggle.tap()
         dialog = page.locator("#pst-primary-sidebar-modal")
         try:
-            page.wait_for_function("() => document.querySelector('#pst-primary-sidebar-modal')?.open", timeout=3000)
+            page.wait_for_function(
+                "() => document.querySelector('#pst-primary-sidebar-modal')?.open", timeout=3000
+            )
         except Exception:
             return [f"@ {width}px: tapping ☰ did not open the navigation"]
         links = dialog.locator("nav a.reference")
@@ -348,10 +355,14 @@ def shoot(page: Any, name: str, width: int) -> None:
     folder = SHOTS / str(width)
     folder.mkdir(parents=True, exist_ok=True)
     stem = name.replace("/", "_")
-    page.screenshot(path=str(folder / f"{stem}.png"), timeout=60_000)  # the first screen, what a reader sees first
+    page.screenshot(
+        path=str(folder / f"{stem}.png"), timeout=60_000
+    )  # the first screen, what a reader sees first
     if name.startswith("chapters/"):
         # JPEG: a tall page encodes several times faster than PNG, and the picture is for a human
-        page.screenshot(path=str(folder / f"{stem}_full.jpg"), full_page=True, type="jpeg", quality=60, timeout=60_000)
+        page.screenshot(
+            path=str(folder / f"{stem}_full.jpg"), full_page=True, type="jpeg", quality=60, timeout=60_000
+        )
 
 
 @pytest.mark.book

@@ -116,6 +116,14 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     )
     from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
     from .plotting import plot_attention  # noqa: F401
+    from .positional import (  # noqa: F401
+        LearnedPositionalEmbedding,
+        rope_frequencies,
+        rope_rotate,
+        sinusoidal_positions,
+        yarn_attention_factor,
+        yarn_ramp,
+    )
     from .transformer import (  # noqa: F401
         DecoderLayer,
         DecoderOnlyLM,
@@ -129,13 +137,5 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         ffn_gradient_norms,
         prefix_lm_mask,
         trace_calls,
-    )
-    from .positional import (  # noqa: F401
-        LearnedPositionalEmbedding,
-        rope_frequencies,
-        rope_rotate,
-        sinusoidal_positions,
-        yarn_attention_factor,
-        yarn_ramp,
     )
     from .utils import set_seed  # noqa: F401

@@ -16,8 +16,8 @@ Each rendered card is wrapped in an element whose HTML id is ``card-<id>``. Card
 markdown (inline math ``$...$`` included) and is parsed with the page's own parser, so sphinx-design
 tabs and dropdowns and the math extension do the rendering. Links to other cards point at the
 card's home chapter page and are resolved once all documents are known (plain text if the chapter
-page is not in the book yet). Every page that uses a directive depends on the YAML files and on this module, so a card
-edit rebuilds it.
+page is not in the book yet). Every page that uses a directive depends on the YAML files and on this
+module, so a card edit rebuilds it.
 """
 from __future__ import annotations
 
@@ -284,7 +284,7 @@ class CheatSheetDirective(_CardDirective):
 
 
 class PractiseDirective(_CardDirective):
-    """``{practise} <chapter>``: rehearse commands, the chapter's cards on the drill page, the next question."""
+    """``{practise} <chapter>``: rehearse commands, the chapter's cards on the drill page, what is next."""
 
     required_arguments = 1
     has_content = False
