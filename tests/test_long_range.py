@@ -16,6 +16,8 @@ from selfattention.long_range import (
     make_recall_data,
     recall_accuracy,
     run_recall,
+    saved_tensor_bytes,
+    steps_to_solve,
     train_recall,
 )
 
@@ -57,7 +59,7 @@ def test_recall_data_rejects_bad_arguments(kwargs: dict, match: str) -> None:
 # ---------------------------------------------------------------- models
 
 
-@pytest.mark.parametrize("kind", ["attention", "rnn", "gru"])
+@pytest.mark.parametrize("kind", ["attention", "rnn", "gru", "lstm"])
 def test_classifier_shapes(kind: str) -> None:
     torch.manual_seed(0)
     model = make_classifier(kind, vocab_size=5, d_model=8, max_len=12)  # type: ignore[arg-type]
@@ -98,11 +100,21 @@ def test_recurrent_classifier_reads_final_state_of_torch_rnn() -> None:
     torch.testing.assert_close(model(tokens), model.head(all_h[:, -1]))
 
 
+def test_lstm_classifier_reads_final_hidden_state_not_cell_state() -> None:
+    torch.manual_seed(0)
+    model = RecurrentClassifier(vocab_size=4, d_model=6, cell="lstm")
+    assert isinstance(model.rnn, nn.LSTM)
+    tokens, _ = make_recall_data(2, 7, vocab_size=4)
+    all_h, (h_n, c_n) = model.rnn(model.embed(tokens))
+    torch.testing.assert_close(model(tokens), model.head(all_h[:, -1]))
+    assert not torch.allclose(model(tokens), model.head(c_n[0]))  # the cell state is not read
+
+
 def test_classifiers_reject_bad_arguments() -> None:
-    with pytest.raises(ValueError, match="kind must be"):
-        make_classifier("lstm", 4, 8, 10)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="kind must be 'attention', 'rnn', 'gru' or 'lstm'"):
+        make_classifier("transformer", 4, 8, 10)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="cell must be"):
-        RecurrentClassifier(4, 8, cell="lstm")  # type: ignore[arg-type]
+        RecurrentClassifier(4, 8, cell="s4")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="positions must be"):
         AttentionClassifier(4, 8, 10, positions="rope")  # type: ignore[arg-type]
     model = RecurrentClassifier(4, 8)
@@ -251,3 +263,65 @@ def test_run_recall_trains_in_float64_unless_asked(monkeypatch: pytest.MonkeyPat
     lr.run_recall("attention", 2, steps=2, d_model=8, batch_size=4, num_test=8)
     lr.run_recall("gru", 2, steps=2, d_model=8, batch_size=4, num_test=8, dtype=torch.float32)
     assert seen == [torch.float64, torch.float32]
+
+
+# ---------------------------------------------------------------- steps to solve
+
+
+def test_steps_to_solve_history_is_run_recall_at_each_check() -> None:
+    """Check i is the held-out accuracy of the same recipe trained (i + 1) * eval_every steps."""
+    kw = dict(d_model=8, batch_size=8, lr=1e-2, vocab_size=4)
+    steps, history = steps_to_solve("gru", 3, seed=2, max_steps=30, eval_every=10, threshold=1.0,
+                                    num_eval=64, **kw)
+    assert len(history) == (30 // 10 if steps is None else steps // 10)
+    for i, acc in enumerate(history):
+        ref = run_recall("gru", 3, seed=2, steps=10 * (i + 1), num_test=64, **kw)
+        assert acc == ref
+
+
+def test_steps_to_solve_stops_at_the_first_check_over_threshold() -> None:
+    steps, history = steps_to_solve("attention", 2, max_steps=400, eval_every=10, threshold=0.9)
+    assert steps is not None and steps % 10 == 0 and len(history) == steps // 10
+    assert history[-1] >= 0.9 and all(acc < 0.9 for acc in history[:-1])
+
+
+def test_steps_to_solve_reports_an_exhausted_budget_as_none() -> None:
+    steps, history = steps_to_solve("rnn", 12, max_steps=20, eval_every=5, threshold=0.99)
+    assert steps is None and len(history) == 4 and max(history) < 0.99
+    with pytest.raises(ValueError, match="threshold must lie in"):
+        steps_to_solve("rnn", 2, threshold=1.5)
+    with pytest.raises(ValueError, match="eval_every"):
+        steps_to_solve("rnn", 2, eval_every=0)
+
+
+# ---------------------------------------------------------------- saved tensors
+
+
+def test_saved_tensor_bytes_hand_counted() -> None:
+    x = torch.randn(10, dtype=torch.float64, requires_grad=True)  # 80 bytes
+    w = torch.randn(10, dtype=torch.float64, requires_grad=True)
+    assert saved_tensor_bytes(lambda: x * w) == 160  # mul saves both operands
+    assert saved_tensor_bytes(lambda: x * x) == 80  # the same storage twice counts once
+    assert saved_tensor_bytes(lambda: x + w) == 0  # add needs nothing for its backward
+    with torch.no_grad():
+        assert saved_tensor_bytes(lambda: x * w) == 0  # inference saves nothing
+    assert saved_tensor_bytes(lambda a: a.exp(), x) == 80  # exp saves its output
+
+
+def test_saved_tensor_bytes_of_an_rnn_grows_linearly_in_n() -> None:
+    torch.manual_seed(0)
+    cell = nn.RNNCell(8, 8)
+
+    def run(n: int) -> int:
+        x = torch.randn(n, 1, 8)
+
+        def loop() -> torch.Tensor:
+            h = torch.zeros(1, 8)
+            for t in range(n):
+                h = cell(x[t], h)
+            return h
+
+        return saved_tensor_bytes(loop)
+
+    b10, b20, b40 = run(10), run(20), run(40)
+    assert b20 - b10 > 0 and b40 - b20 == 2 * (b20 - b10)

@@ -1,4 +1,4 @@
-"""Long-range dependencies: a recall task, tiny attention / RNN / GRU classifiers, gradient vs distance.
+"""Long-range dependencies: a recall task, tiny attention / RNN / GRU / LSTM classifiers, gradient vs distance.
 
 The task: a sequence ``[target, d_1, ..., d_n, ?]`` of tokens from a vocabulary of ``vocab_size``
 (``?`` is an extra query token); the model must output ``target`` after reading ``?``. The answer sits
@@ -26,11 +26,14 @@ __all__ = [
     "train_recall",
     "recall_accuracy",
     "run_recall",
+    "steps_to_solve",
     "gradient_norm_by_position",
     "graph_depth",
+    "saved_tensor_bytes",
 ]
 
-ModelKind = Literal["attention", "rnn", "gru"]
+ModelKind = Literal["attention", "rnn", "gru", "lstm"]
+_RNN_CELLS = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
 
 
 def make_recall_data(
@@ -100,24 +103,26 @@ class AttentionClassifier(nn.Module):
 
 
 class RecurrentClassifier(nn.Module):
-    """Token embeddings, a tanh RNN or a GRU (``torch.nn``), a linear head on the last hidden state."""
+    """Token embeddings, a tanh RNN, a GRU or an LSTM (``torch.nn``), a linear head on the last hidden state."""
 
-    def __init__(self, vocab_size: int, d_model: int, cell: Literal["rnn", "gru"] = "rnn") -> None:
+    def __init__(
+        self, vocab_size: int, d_model: int, cell: Literal["rnn", "gru", "lstm"] = "rnn"
+    ) -> None:
         super().__init__()
         self.vocab_size = check_positive_int(vocab_size, "vocab_size")
         self.d_model = check_positive_int(d_model, "d_model")
-        if cell not in ("rnn", "gru"):
-            raise ValueError(f"cell must be 'rnn' or 'gru': got {cell!r}")
+        if cell not in _RNN_CELLS:
+            raise ValueError(f"cell must be 'rnn', 'gru' or 'lstm': got {cell!r}")
         self.cell = cell
         self.embed = nn.Embedding(self.vocab_size + 1, self.d_model)
-        rnn_cls = nn.RNN if cell == "rnn" else nn.GRU
-        self.rnn = rnn_cls(self.d_model, self.d_model, batch_first=True)
+        self.rnn = _RNN_CELLS[cell](self.d_model, self.d_model, batch_first=True)
         self.head = nn.Linear(self.d_model, self.vocab_size)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         """tokens (B, n) -> logits (B, vocab_size), read from the last hidden state."""
         _check_tokens(tokens, self.vocab_size)
-        _, h_last = self.rnn(self.embed(tokens))  # h_last: (1, B, d)
+        _, state = self.rnn(self.embed(tokens))  # h_last: (1, B, d); an LSTM also returns c_last
+        h_last = state[0] if self.cell == "lstm" else state
         return self.head(h_last[0])
 
 
@@ -134,12 +139,12 @@ def _check_tokens(tokens: object, vocab_size: int) -> None:
 
 
 def make_classifier(kind: ModelKind, vocab_size: int, d_model: int, max_len: int) -> nn.Module:
-    """Build one of the three classifiers by name: 'attention', 'rnn' or 'gru'."""
+    """Build one of the four classifiers by name: 'attention', 'rnn', 'gru' or 'lstm'."""
     if kind == "attention":
         return AttentionClassifier(vocab_size, d_model, max_len)
-    if kind in ("rnn", "gru"):
-        return RecurrentClassifier(vocab_size, d_model, cell=kind)
-    raise ValueError(f"kind must be 'attention', 'rnn' or 'gru': got {kind!r}")
+    if kind in _RNN_CELLS:
+        return RecurrentClassifier(vocab_size, d_model, cell=kind)  # type: ignore[arg-type]
+    raise ValueError(f"kind must be 'attention', 'rnn', 'gru' or 'lstm': got {kind!r}")
 
 
 class Adam:
@@ -247,6 +252,57 @@ def run_recall(
     return recall_accuracy(model, tokens, labels)
 
 
+def steps_to_solve(
+    kind: ModelKind,
+    n_distractors: int,
+    seed: int = 0,
+    max_steps: int = 600,
+    eval_every: int = 25,
+    threshold: float = 0.9,
+    d_model: int = 16,
+    vocab_size: int = 8,
+    batch_size: int = 32,
+    lr: float = 1e-2,
+    num_eval: int = 256,
+    dtype: torch.dtype = torch.float64,
+) -> tuple[int | None, list[float]]:
+    """Train until held-out accuracy >= ``threshold`` (checked every ``eval_every`` steps).
+
+    Returns (steps taken, or None if the budget ``max_steps`` ran out; held-out accuracy at every check).
+    The held-out set (``num_eval`` sequences) comes from a stream the training batches never use.
+    """
+    max_steps = check_positive_int(max_steps, "max_steps")
+    eval_every = check_positive_int(eval_every, "eval_every")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"threshold must lie in (0, 1]: got {threshold!r}")
+    torch.manual_seed(seed)
+    model = make_classifier(kind, vocab_size, d_model, max_len=n_distractors + 2).to(dtype)
+    eval_gen = torch.Generator().manual_seed(10_000 + seed)
+    eval_tokens, eval_labels = make_recall_data(num_eval, n_distractors, vocab_size, generator=eval_gen)
+    gen = torch.Generator().manual_seed(seed)
+    opt = Adam(list(model.parameters()), lr=lr)
+    history: list[float] = []
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # same reduction order on every machine load
+    try:
+        for step in range(1, max_steps + 1):
+            model.train()
+            tokens, labels = make_recall_data(batch_size, n_distractors, vocab_size, generator=gen)
+            loss = nn.functional.cross_entropy(model(tokens), labels)
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            if step % eval_every == 0:
+                history.append(recall_accuracy(model, eval_tokens, eval_labels))
+                if history[-1] >= threshold:
+                    return step, history
+    finally:
+        torch.set_num_threads(threads)
+    return None, history
+
+
 def gradient_norm_by_position(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> torch.Tensor:
     """||d fn(x)[0, -1] / d x[0, t]|| (Frobenius norm of a Jacobian block) for each t: x (1, n, d_in) -> (n,).
 
@@ -294,3 +350,21 @@ def graph_depth(t: torch.Tensor) -> int:
             stack.append((node, True))
             stack.extend((c, False) for c in children if id(c) not in depth)
     return depth[id(root)]
+
+
+def saved_tensor_bytes(fn: Callable[..., object], *args: object, **kwargs: object) -> int:
+    """Bytes autograd saves for the backward pass while ``fn(*args, **kwargs)`` runs (each storage once).
+
+    Measured with ``torch.autograd.graph.saved_tensors_hooks``: every tensor the forward pass stashes for
+    backward goes through the pack hook; a storage saved by several operations is counted once.
+    """
+    seen: dict[tuple[int, int], int] = {}
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        storage = t.untyped_storage()
+        seen[(storage.data_ptr(), storage.nbytes())] = storage.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        fn(*args, **kwargs)
+    return sum(seen.values())
