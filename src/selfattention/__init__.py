@@ -29,9 +29,12 @@ _EXPORTS: dict[str, str] = {
     "combine_masks": "masks",
     "key_padding_to_attn_mask": "masks",
     "padding_mask": "masks",
+    "block_diagonal_mask": "masks",
+    "position_ids": "masks",
     "MultiHeadAttention": "multi_head",
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
+    "grouped_query_attention": "multi_head",
     "split_heads": "multi_head",
     "plot_attention": "plotting",
     "set_seed": "utils",
@@ -59,7 +62,20 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .decoding import KVCache, decode_step  # noqa: F401
     from .efficient import tiled_attention  # noqa: F401
-    from .masks import causal_mask, combine_masks, key_padding_to_attn_mask, padding_mask  # noqa: F401
-    from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
+    from .masks import (  # noqa: F401
+        block_diagonal_mask,
+        causal_mask,
+        combine_masks,
+        key_padding_to_attn_mask,
+        padding_mask,
+        position_ids,
+    )
+    from .multi_head import (  # noqa: F401
+        MultiHeadAttention,
+        grouped_query_attention,
+        merge_heads,
+        repeat_kv,
+        split_heads,
+    )
     from .plotting import plot_attention  # noqa: F401
     from .utils import set_seed  # noqa: F401
