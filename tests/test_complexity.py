@@ -10,15 +10,22 @@ import torch
 from selfattention.complexity import (
     PeakMemory,
     attention_flops,
+    attention_vs_recurrent_crossover,
     attention_weights_bytes,
+    block_crossover_length,
+    block_flops,
     count_flops,
     crossover_length,
     kv_cache_bytes,
     layer_cost,
     loglog_slope,
     peak_memory,
+    peak_memory_autograd,
+    recurrent_flops,
+    saved_tensors_bytes,
     time_call,
 )
+from selfattention.efficient import tiled_attention
 
 
 @pytest.mark.parametrize(
@@ -151,3 +158,79 @@ def test_attention_flops_rejects_bad_sizes() -> None:
         attention_flops(8, 0)
     with pytest.raises(ValueError, match="n must be a positive int"):
         attention_flops(2.5, 8)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("cell", "kind"), [(torch.nn.RNNCell, "rnn"), (torch.nn.GRUCell, "gru"),
+                                            (torch.nn.LSTMCell, "lstm")])
+def test_recurrent_flops_equals_flop_counter_on_torch_cells(cell: type, kind: str) -> None:
+    torch.manual_seed(0)
+    n, d, batch = 7, 24, 3
+    layer = cell(d, d)
+    xs = torch.randn(n, batch, d)
+
+    def run() -> None:
+        state = None
+        for t in range(n):  # one step per token, as a recurrent layer runs
+            state = layer(xs[t], state)
+
+    total, _ = count_flops(run)
+    assert total == recurrent_flops(n, d, kind, batch=batch)
+    assert recurrent_flops(10, 8, kind) == {"rnn": 2560, "gru": 7680, "lstm": 10240}[kind]
+
+
+def test_block_flops_leading_terms_and_ffn_counter() -> None:
+    torch.manual_seed(0)
+    n, d = 10, 16
+    ffn = torch.nn.Sequential(torch.nn.Linear(d, 4 * d), torch.nn.GELU(), torch.nn.Linear(4 * d, d))
+    assert count_flops(ffn, torch.randn(1, n, d))[0] == block_flops(n, d)["ffn"] == 16 * 10 * 256
+    full, causal = block_flops(n, d), block_flops(n, d, causal=True)
+    assert full == {"projections": 20480, "quadratic": 6400, "ffn": 40960, "total": 67840}
+    assert causal["quadratic"] == 3200 and causal["total"] == 64640
+    assert block_flops(n, d, batch=2)["total"] == 2 * 67840
+
+
+def test_attention_vs_recurrent_crossover_both_sides() -> None:
+    d = 64
+    assert attention_vs_recurrent_crossover(d, "rnn") == 0.0  # never cheaper than a vanilla RNN
+    assert attention_vs_recurrent_crossover(d, "gru") == 64.0
+    assert attention_vs_recurrent_crossover(d, "lstm") == 128.0
+    attn = {m: attention_flops(m, d)["total"] for m in (1, 127, 128, 129, 4096)}
+    assert all(attn[m] > recurrent_flops(m, d, "rnn") for m in attn)
+    assert attn[127] < recurrent_flops(127, d, "lstm") and attn[129] > recurrent_flops(129, d, "lstm")
+    assert attn[128] == recurrent_flops(128, d, "lstm")
+
+
+def test_block_crossover_length_6d_and_12d() -> None:
+    assert block_crossover_length(100) == 600.0 and block_crossover_length(100, causal=True) == 1200.0
+    for causal, n in ((False, 600), (True, 1200)):
+        f = block_flops(n, 100, causal=causal)
+        assert f["quadratic"] == f["projections"] + f["ffn"]
+        g = block_flops(n + 1, 100, causal=causal)
+        assert g["quadratic"] > g["projections"] + g["ffn"]
+
+
+def test_cost_formulas_reject_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="kind"):
+        recurrent_flops(4, 4, "transformer")
+    with pytest.raises(ValueError, match="kind"):
+        attention_vs_recurrent_crossover(4, "cnn")
+    with pytest.raises(ValueError, match="causal"):
+        block_flops(4, 4, causal=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="d_model"):
+        block_crossover_length(0)
+
+
+def test_tiled_memory_is_linear_only_without_autograd() -> None:
+    torch.manual_seed(0)
+    n, d, blk = 256, 16, 32
+    q, k, v = (torch.randn(1, 1, n, d, requires_grad=True) for _ in range(3))
+    nn_bytes = n * n * 4
+    no_grad = peak_memory(tiled_attention, q, k, v, block_size=blk).peak
+    with_grad = peak_memory_autograd(tiled_attention, q, k, v, block_size=blk).peak
+    saved = saved_tensors_bytes(tiled_attention, q, k, v, block_size=blk)
+    assert no_grad < 0.25 * nn_bytes  # forward only: a few blocks, no n x n matrix
+    assert saved > nn_bytes and with_grad > nn_bytes  # autograd keeps every block's p: >= n^2 floats
+    fused = saved_tensors_bytes(torch.nn.functional.scaled_dot_product_attention, q, k, v)
+    assert fused <= 5 * n * d * 4 < nn_bytes  # q, k, v, out (+ row stats): its backward recomputes
+    with torch.no_grad():
+        assert saved_tensors_bytes(tiled_attention, q, k, v, block_size=blk) > nn_bytes  # grad forced on

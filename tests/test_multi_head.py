@@ -125,3 +125,42 @@ def test_split_and_merge_heads() -> None:
     assert torch.equal(s[1, 1, 2], x[1, 2, 4:8])  # head 1 = the second slice of the feature dim
     assert torch.equal(s[0, 0, 1], x[0, 1, 0:4])
     assert torch.equal(merge_heads(s), x)
+
+
+@pytest.mark.parametrize("num_kv_heads", [1, 2])
+def test_grouped_query_attention_equals_repeated_kv(num_kv_heads: int) -> None:
+    from selfattention import grouped_query_attention, repeat_kv, scaled_dot_product_attention
+    from selfattention.complexity import peak_memory
+
+    torch.manual_seed(0)
+    B, h, n, d = 2, 8, 6, 4
+    q = torch.randn(B, h, n, d)
+    k, v = torch.randn(B, num_kv_heads, n, d), torch.randn(B, num_kv_heads, n, d)
+    mask = torch.ones(B, 1, n, n, dtype=torch.bool).tril()
+    mask[1, 0, 2] = False  # a fully masked row: output 0, like the library's attention
+    rep = h // num_kv_heads
+    want = scaled_dot_product_attention(q, repeat_kv(k, rep), repeat_kv(v, rep), mask=mask)
+    got = grouped_query_attention(q, k, v, mask=mask)
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+    assert torch.equal(got[1, :, 2], torch.zeros(h, d))
+    # no copy of K and V per query head: the repeat_kv path allocates h/h_kv times the cache
+    copy_bytes = peak_memory(repeat_kv, k, rep).largest
+    assert copy_bytes == B * h * n * d * 4
+    out_bytes = B * h * n * d * 4
+    copied = peak_memory(lambda: scaled_dot_product_attention(q, repeat_kv(k, rep), repeat_kv(v, rep)))
+    assert copied.peak >= 3 * out_bytes  # two copies of size h plus the output
+    assert peak_memory(grouped_query_attention, q, k, v).peak < 2 * out_bytes  # the output (+ scratch)
+    layer = MultiHeadAttention(32, 8, num_kv_heads=num_kv_heads)
+    x = torch.randn(2, 5, 32)
+    with torch.no_grad():
+        fast, (slow, _) = layer(x), layer(x, return_weights=True)
+    torch.testing.assert_close(fast, slow, rtol=1e-5, atol=1e-6)
+
+
+def test_grouped_query_attention_rejects_bad_groups() -> None:
+    from selfattention import grouped_query_attention
+
+    with pytest.raises(ValueError, match="heads"):
+        grouped_query_attention(torch.randn(1, 6, 3, 4), torch.randn(1, 4, 3, 4), torch.randn(1, 4, 3, 4))
+    with pytest.raises(ValueError, match="q, k, v"):
+        grouped_query_attention(torch.randn(1, 4, 3, 4), torch.randn(1, 2, 3, 4), torch.randn(1, 1, 3, 4))

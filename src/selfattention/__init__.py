@@ -47,9 +47,12 @@ _EXPORTS: dict[str, str] = {
     "kv_numbers_per_token": "intensity",
     "LatentKVCache": "latent",
     "MultiHeadLatentAttention": "latent",
+    "block_diagonal_mask": "masks",
+    "position_ids": "masks",
     "MultiHeadAttention": "multi_head",
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
+    "grouped_query_attention": "multi_head",
     "split_heads": "multi_head",
     "plot_attention": "plotting",
     "LearnedPositionalEmbedding": "positional",
@@ -107,14 +110,22 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
     from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
     from .masks import (  # noqa: F401
+        block_diagonal_mask,
         causal_mask,
         combine_masks,
         key_padding_to_attn_mask,
         padding_mask,
+        position_ids,
         sliding_window_mask,
         streaming_mask,
     )
-    from .multi_head import MultiHeadAttention, merge_heads, repeat_kv, split_heads  # noqa: F401
+    from .multi_head import (  # noqa: F401
+        MultiHeadAttention,
+        grouped_query_attention,
+        merge_heads,
+        repeat_kv,
+        split_heads,
+    )
     from .plotting import plot_attention  # noqa: F401
     from .positional import (  # noqa: F401
         LearnedPositionalEmbedding,

@@ -24,11 +24,17 @@ __all__ = [
     "attention_flops",
     "crossover_length",
     "layer_cost",
+    "recurrent_flops",
+    "block_flops",
+    "attention_vs_recurrent_crossover",
+    "block_crossover_length",
     "attention_weights_bytes",
     "kv_cache_bytes",
     "count_flops",
     "PeakMemory",
     "peak_memory",
+    "peak_memory_autograd",
+    "saved_tensors_bytes",
     "time_call",
     "loglog_slope",
     "saved_tensor_bytes",
@@ -90,6 +96,69 @@ def layer_cost(kind: str, n: int, d: int, kernel_size: int = 3) -> dict[str, flo
     raise ValueError(
         f"kind must be one of 'self-attention', 'recurrent', 'convolutional': got {kind!r}"
     )
+
+
+_GATES = {"rnn": 1, "gru": 3, "lstm": 4}
+
+
+def recurrent_flops(n: int, d: int, kind: str = "rnn", batch: int = 1) -> int:
+    """FLOPs of a recurrent layer of width ``d`` on ``n`` tokens: ``gates·2·2·n·d²`` (input + hidden matmuls).
+
+    ``kind`` is ``rnn`` (1 gate: ``4nd²``), ``gru`` (3: ``12nd²``) or ``lstm`` (4: ``16nd²``); biases and
+    the elementwise gate arithmetic are O(n·d) and not counted, as in ``FlopCounterMode``.
+    """
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    b = check_positive_int(batch, "batch")
+    if kind not in _GATES:
+        raise ValueError(f"kind must be one of {sorted(_GATES)}: got {kind!r}")
+    return b * _GATES[kind] * 2 * 2 * n * d * d
+
+
+def block_flops(
+    n: int, d_model: int, ffn_mult: int = 4, causal: bool = False, batch: int = 1
+) -> dict[str, int]:
+    """FLOPs of one Transformer block (attention + FFN of hidden width ``ffn_mult·d``), leading terms.
+
+    Returns ``projections`` (``8nd²``), ``quadratic`` (the two n×n products: ``4n²d``, or ``2n²d`` when
+    ``causal`` skips the masked half), ``ffn`` (``2·2·ffn_mult·n·d²``, ``16nd²`` at 4) and ``total``.
+    """
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d_model, "d_model")
+    f = check_positive_int(ffn_mult, "ffn_mult")
+    b = check_positive_int(batch, "batch")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be a bool: got {causal!r}")
+    proj = 8 * n * d * d
+    quad = (2 if causal else 4) * n * n * d
+    ffn = 4 * f * n * d * d
+    return {"projections": b * proj, "quadratic": b * quad, "ffn": b * ffn, "total": b * (proj + quad + ffn)}
+
+
+def attention_vs_recurrent_crossover(d_model: int, kind: str = "lstm") -> float:
+    """Length below which a full attention layer (``8nd² + 4n²d``) costs fewer FLOPs than ``kind``.
+
+    Solves ``8nd² + 4n²d < c·nd²`` (``c`` = 4, 12, 16 for rnn, gru, lstm): ``n < (c - 8)·d / 4``. Returns
+    ``0.0`` when no length qualifies (a vanilla RNN, ``c = 4``: attention is never cheaper).
+    """
+    d = check_positive_int(d_model, "d_model")
+    if kind not in _GATES:
+        raise ValueError(f"kind must be one of {sorted(_GATES)}: got {kind!r}")
+    c = 4 * _GATES[kind]
+    return max(0.0, (c - 8) * d / 4)
+
+
+def block_crossover_length(d_model: int, ffn_mult: int = 4, causal: bool = False) -> float:
+    """Length at which the n² terms equal the rest of the block (projections + FFN): ``6d``, ``12d`` causal.
+
+    Solves ``q·n²d = (8 + 4·ffn_mult)·nd²`` with ``q = 4`` (``2`` when ``causal`` skips the masked half);
+    the causal case is Kaplan et al.'s ``n_ctx = 12·d_model`` (their context term ``2·n_layer·n_ctx·d``).
+    """
+    d = check_positive_int(d_model, "d_model")
+    f = check_positive_int(ffn_mult, "ffn_mult")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be a bool: got {causal!r}")
+    return (8 + 4 * f) * d / (2 if causal else 4)
 
 
 def attention_weights_bytes(
@@ -189,6 +258,36 @@ def peak_memory(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PeakMemory
         out = fn(*args, **kwargs)
         del out
     return recorder
+
+
+def peak_memory_autograd(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> PeakMemory:
+    """Run ``fn(*args, **kwargs)`` under :class:`PeakMemory` with autograd ON, output (and graph) kept alive.
+
+    The peak then includes every tensor autograd saves for the backward pass, as in training.
+    """
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    with torch.enable_grad(), PeakMemory() as recorder:
+        out = fn(*args, **kwargs)
+    del out
+    return recorder
+
+
+def saved_tensors_bytes(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
+    """Bytes of the distinct storages autograd saves for backward while running ``fn(*args, **kwargs)``."""
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    storages: dict[int, int] = {}
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        storage = t.untyped_storage()
+        storages[storage.data_ptr()] = storage.nbytes()
+        return t
+
+    with torch.enable_grad(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn(*args, **kwargs)
+    del out
+    return sum(storages.values())
 
 
 def time_call(fn: Callable[[], Any], repeats: int = 5, warmup: int = 1, number: int = 1) -> float:

@@ -1,4 +1,4 @@
-"""Long-range dependencies: a recall task, tiny attention / RNN / GRU / LSTM classifiers, gradient vs distance.
+"""Long-range dependencies: a recall task, tiny attention / RNN / GRU / LSTM classifiers, gradients.
 
 The task: a sequence ``[target, d_1, ..., d_n, ?]`` of tokens from a vocabulary of ``vocab_size``
 (``?`` is an extra query token); the model must output ``target`` after reading ``?``. The answer sits
@@ -103,7 +103,7 @@ class AttentionClassifier(nn.Module):
 
 
 class RecurrentClassifier(nn.Module):
-    """Token embeddings, a tanh RNN, a GRU or an LSTM (``torch.nn``), a linear head on the last hidden state."""
+    """Token embeddings, a tanh RNN, a GRU or an LSTM (``torch.nn``), a linear head on the last state."""
 
     def __init__(
         self, vocab_size: int, d_model: int, cell: Literal["rnn", "gru", "lstm"] = "rnn"

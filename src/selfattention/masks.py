@@ -15,6 +15,8 @@ __all__ = [
     "padding_mask",
     "key_padding_to_attn_mask",
     "combine_masks",
+    "block_diagonal_mask",
+    "position_ids",
 ]
 
 
@@ -115,3 +117,33 @@ def combine_masks(*masks: torch.Tensor | None) -> torch.Tensor | None:
             )
         out = out & m  # broadcast shape
     return out
+
+
+def block_diagonal_mask(lengths: Sequence[int], causal: bool = False) -> torch.Tensor:
+    """lengths (S,) of packed sequences -> (N, N) bool, N = sum(lengths): True only within one sequence.
+
+    Token i may attend to token j iff both belong to the same sequence (and, with ``causal``, j <= i).
+    """
+    seq = list(lengths) if not isinstance(lengths, torch.Tensor) else lengths.tolist()
+    if not seq or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in seq):
+        raise ValueError(f"lengths must be a non-empty list of positive ints: got {seq!r}")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be a bool: got {causal!r}")
+    doc = torch.repeat_interleave(torch.arange(len(seq)), torch.tensor(seq))  # (N,) sequence id per token
+    mask = doc[:, None] == doc[None, :]  # (N, N)
+    if causal:
+        mask = mask & torch.ones_like(mask).tril_()  # (N, N)
+    return mask
+
+
+def position_ids(pad: torch.Tensor) -> torch.Tensor:
+    """(B, n) bool, True = real token (left or right padded) -> (B, n) long: 0, 1, 2, ... over real tokens.
+
+    Padded slots get 0. With left padding this gives each sequence the positions it has when run alone.
+    """
+    if not isinstance(pad, torch.Tensor) or pad.dtype != torch.bool or pad.ndim != 2:
+        raise ValueError(
+            "pad must be a 2-D boolean tensor (B, n), True = real token: "
+            f"got {getattr(pad, 'dtype', type(pad))} with shape {_shape(pad)}"
+        )
+    return (pad.long().cumsum(dim=-1) - 1).clamp(min=0) * pad  # (B, n)

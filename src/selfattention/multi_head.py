@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from ._checks import (
@@ -22,7 +23,7 @@ from .masks import causal_mask
 if TYPE_CHECKING:
     from .caches import KVCache
 
-__all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv"]
+__all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv", "grouped_query_attention"]
 
 
 def split_heads(x: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -60,6 +61,37 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
 def _repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
     """``repeat_kv`` without the checks."""
     return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)  # (B, h_kv*n_rep, n, d)
+
+
+def grouped_query_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """q (B, h, n_q, d_k), k (B, h_kv, n_k, d_k), v (B, h_kv, n_k, d_v) -> (B, h, n_q, d_v).
+
+    SDPA's ``enable_gqa``: each K/V head serves h / h_kv consecutive query heads without being copied.
+    ``mask``: bool, True = may attend, broadcastable to (B, h, n_q, n_k); fully masked rows give 0.
+    """
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        check_tensor(t, name)
+        check_rank(t, name, 4, 4)
+    if k.shape[:3] != v.shape[:3] or q.shape[0] != k.shape[0] or q.shape[-1] != k.shape[-1]:
+        raise ValueError(
+            f"q, k, v must be (B, h, n_q, d_k), (B, h_kv, n_k, d_k), (B, h_kv, n_k, d_v): "
+            f"got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+        )
+    check_divisible(q.shape[1], k.shape[1], "q heads", "k heads")
+    row_ok = None
+    if mask is not None:
+        check_mask(mask, (q.shape[0], q.shape[1], q.shape[2], k.shape[2]))
+        row_ok = mask.any(dim=-1, keepdim=True)  # (..., n_q, 1): does the query see any key?
+        if bool(row_ok.all()):
+            row_ok = None
+        else:
+            mask = mask | ~row_ok  # fully masked rows attend everywhere (finite), zeroed below
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)  # (B, h, n_q, d_v)
+    if row_ok is not None:
+        out = out * row_ok.to(out.dtype)
+    return out
 
 
 class MultiHeadAttention(nn.Module):
@@ -129,6 +161,9 @@ class MultiHeadAttention(nn.Module):
             if mask is None:
                 mask = causal_mask(n_q, n_k, device=x.device)  # (n_q, n_k), end-aligned
         n_rep = self.num_heads // self.num_kv_heads
+        if n_rep > 1 and not return_weights:  # fast path: SDPA shares each K/V head, no copies
+            out = grouped_query_attention(q, k, v, mask=mask)  # (B, h, n_q, d_k)
+            return self.out_proj(_merge_heads(out))  # (B, n_q, d_model)
         k = _repeat_kv(k, n_rep)  # (B, h, n_k, d_k)
         v = _repeat_kv(v, n_rep)  # (B, h, n_k, d_k)
         res = _attend(q, k, v, mask=mask, return_weights=return_weights, batch=(B, self.num_heads))
