@@ -37,6 +37,23 @@ def test_random_scores_is_deterministic_and_rejects_bad_scale() -> None:
         random_scores(3, 4, 0)
 
 
+@pytest.mark.parametrize("rho", [0.25, 0.5, 1.0])
+def test_random_scores_correlated_first_key_has_mean_rho_d_k(rho: float) -> None:
+    d_k, rows = 256, 4000
+    s = random_scores(rows, 8, d_k, seed=2, correlation=rho)
+    # q . k_0 = sum_t q_t (rho q_t + sqrt(1 - rho^2) z_t): mean rho d_k, variance d_k (1 + rho^2)
+    assert s[:, 0].mean().item() == pytest.approx(rho * d_k, rel=0.03)
+    assert s[:, 0].var().item() == pytest.approx(d_k * (1 + rho**2), rel=0.08)
+    independent = random_scores(rows, 8, d_k, seed=2)
+    torch.testing.assert_close(s[:, 1:], independent[:, 1:], rtol=0, atol=0)  # other keys untouched
+    assert abs(s[:, 1:].mean().item()) < 4 * math.sqrt(d_k / (rows * 7))
+
+
+def test_random_scores_rejects_a_correlation_outside_minus_one_one() -> None:
+    with pytest.raises(ValueError, match="correlation"):
+        random_scores(3, 4, 5, correlation=1.5)
+
+
 def test_row_entropy_known_values() -> None:
     p = torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25], [0.5, 0.5, 0.0, 0.0]])
     torch.testing.assert_close(row_entropy(p), torch.tensor([0.0, math.log(4), math.log(2)]))

@@ -23,16 +23,30 @@ __all__ = [
 
 
 def random_scores(
-    num_rows: int, num_keys: int, d_k: int, scale: float = 1.0, seed: int = 0
+    num_rows: int,
+    num_keys: int,
+    d_k: int,
+    scale: float = 1.0,
+    seed: int = 0,
+    correlation: float = 0.0,
 ) -> torch.Tensor:
-    """Scores ``scale * q . k`` (num_rows, num_keys) for independent q, k with i.i.d. N(0, 1) components."""
+    """Scores ``scale * q . k`` (num_rows, num_keys) for q, k with N(0, 1) components.
+
+    With ``correlation=0`` every key is independent of the query. Otherwise each component of the row's
+    first key has that correlation with the same component of the query (a trained query aligned with the
+    key it looks for); the other keys stay independent.
+    """
     for name, value in (("num_rows", num_rows), ("num_keys", num_keys), ("d_k", d_k)):
         check_positive_int(value, name)
     if not scale > 0:
         raise ValueError(f"scale must be > 0: got {scale!r}")
+    if not -1.0 <= correlation <= 1.0:
+        raise ValueError(f"correlation must be in [-1, 1]: got {correlation!r}")
     g = torch.Generator().manual_seed(seed)
     q = torch.randn(num_rows, 1, d_k, generator=g, dtype=torch.float64)
     k = torch.randn(num_rows, num_keys, d_k, generator=g, dtype=torch.float64)
+    if correlation:  # first key: rho q + sqrt(1 - rho^2) z keeps unit variance, corr(q_t, k_t) = rho
+        k[:, 0] = correlation * q[:, 0] + math.sqrt(1 - correlation**2) * k[:, 0]
     return (q * k).sum(-1) * scale  # (num_rows, num_keys): every row has its own query and keys
 
 
