@@ -80,9 +80,17 @@ def grouped_query_attention(
             f"got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
         )
     check_divisible(q.shape[1], k.shape[1], "q heads", "k heads")
-    row_ok = None
     if mask is not None:
         check_mask(mask, (q.shape[0], q.shape[1], q.shape[2], k.shape[2]))
+    return _grouped_query_attention(q, k, v, mask)
+
+
+def _grouped_query_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None
+) -> torch.Tensor:
+    """`grouped_query_attention` without the input checks (for callers that checked at their door)."""
+    row_ok = None
+    if mask is not None:
         row_ok = mask.any(dim=-1, keepdim=True)  # (..., n_q, 1): does the query see any key?
         if bool(row_ok.all()):
             row_ok = None
@@ -162,7 +170,7 @@ class MultiHeadAttention(nn.Module):
                 mask = causal_mask(n_q, n_k, device=x.device)  # (n_q, n_k), end-aligned
         n_rep = self.num_heads // self.num_kv_heads
         if n_rep > 1 and not return_weights:  # fast path: SDPA shares each K/V head, no copies
-            out = grouped_query_attention(q, k, v, mask=mask)  # (B, h, n_q, d_k)
+            out = _grouped_query_attention(q, k, v, mask)  # (B, h, n_q, d_k)
             return self.out_proj(_merge_heads(out))  # (B, n_q, d_model)
         k = _repeat_kv(k, n_rep)  # (B, h, n_k, d_k)
         v = _repeat_kv(v, n_rep)  # (B, h, n_k, d_k)
