@@ -293,7 +293,9 @@ _LAYOUT = """([codeColumns, vw]) => {
     const fig = img.closest("figure");
     const caption = fig && fig.querySelector("figcaption");
     const capText = caption ? caption.textContent.trim() : "";
-    const pathy = !alt || /[\\/\\\\]|\\.(png|jpe?g|svg|gif|webp)$/i.test(alt) || alt === img.getAttribute("src");
+    // a path has no spaces: "../_images/ab12.png", "fig/x.png" (a sentence with "1/16" in it is not one)
+    const pathy = !alt || (!/\\s/.test(alt) && /[\\/\\\\]/.test(alt)) || /\\.(png|jpe?g|svg|gif|webp)$/i.test(alt)
+      || alt === img.getAttribute("src");
     const problems = [];
     if (pathy) problems.push(alt ? `alt text is a path (${alt.slice(0, 50)})` : "no alt text");
     if (!capText) problems.push("no caption");
