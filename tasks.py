@@ -7,14 +7,19 @@
     python3 tasks.py bench   # set up .venv if needed, then run the attention benchmark (bench/)
     python3 tasks.py store [CHAPTER ...]  # re-execute notebooks (all, or e.g. `03`) in the pinned
                                           # environment, save their outputs, lint what nbval compares
+    python3 tasks.py set-repo-url URL [--branch B]  # a fork: point the book (_config.yml), every notebook's
+                                          # install cell and the pages at another repository (no .venv needed)
 
 Set-up is idempotent: it creates `.venv`, installs `requirements.txt` (exact pins, the package itself
 editable), registers a Jupyter kernel, and remembers a hash of what it installed so the next call is instant.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -153,8 +158,126 @@ def store(extra: list[str]) -> None:
     say("now run `python3 tasks.py test` (nbval compares what was stored, also under other CPU kernels)")
 
 
+# --- One setting for the repository URL -------------------------------------------------------------------
+# `repository.url` (and `repository.branch`) in _config.yml is the setting; the book's buttons derive from it.
+# Copies of it that Sphinx cannot fill in: the install cell of every notebook (`%pip install -q "selfattention
+# @ git+URL"`, with `@BRANCH` unless the branch is main), `git clone URL` + `cd NAME` in the markdown pages.
+CONFIG = ROOT / "_config.yml"
+URL_RE = r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%-]+)+"  # no quote, space, backslash or @
+BRANCH_RE = r"[A-Za-z0-9._/-]+"
+INSTALL_RE = re.compile(rf"(selfattention @ git\+)({URL_RE})(@{BRANCH_RE})?")
+CLONE_RE = re.compile(rf"(git clone )({URL_RE})(\s*\n\s*cd )([A-Za-z0-9._-]+)")
+PAGE_GLOBS = ("*.md", "chapters/*.ipynb", "bench/*.md", "_ext/*.md")
+
+
+def config_repository(text: str) -> tuple[str, str]:
+    """(url, branch) of the `repository:` block of _config.yml (read as text: no PyYAML before .venv)."""
+    block = re.search(r"^repository:[ \t]*\n((?:[ \t]+.*\n|[ \t]*\n)*)", text, re.M)
+    if not block:
+        raise SystemExit("[tasks] _config.yml has no `repository:` block")
+    url = re.search(r"^[ \t]+url:[ \t]*[\"']?([^\"'\s#]+)", block.group(1), re.M)
+    branch = re.search(r"^[ \t]+branch:[ \t]*[\"']?([^\"'\s#]+)", block.group(1), re.M)
+    if not url:
+        raise SystemExit("[tasks] _config.yml: `repository:` has no `url:`")
+    return url.group(1), branch.group(1) if branch else "main"
+
+
+def install_spec(url: str, branch: str) -> str:
+    """What the notebooks' install cell passes to pip: `selfattention @ git+URL[@BRANCH]`."""
+    return f"selfattention @ git+{url}" + ("" if branch == "main" else f"@{branch}")
+
+
+def _set_config(text: str, url: str, branch: str) -> str:
+    head, sep, rest = text.partition("\nrepository:")
+    block_end = re.search(r"\n(?=\S)", rest)
+    block, tail = (rest[: block_end.start()], rest[block_end.start():]) if block_end else (rest, "")
+    block = re.sub(r"(\n[ \t]+url:[ \t]*)[\"']?[^\"'\s#]+[\"']?", lambda m: m.group(1) + url, block, count=1)
+    if re.search(r"\n[ \t]+branch:", block):
+        block = re.sub(r"(\n[ \t]+branch:[ \t]*)[\"']?[^\"'\s#]+[\"']?", lambda m: m.group(1) + branch, block,
+                       count=1)
+    elif branch != "main":
+        indent = re.search(r"\n([ \t]+)url:", block).group(1)
+        block = re.sub(r"(\n[ \t]+url:[^\n]*)", lambda m: f"{m.group(1)}\n{indent}branch: {branch}", block,
+                       count=1)
+    return head + sep + block + tail
+
+
+def _rewrite_text(text: str, old_url: str, url: str, branch: str) -> str:
+    """Every install spec, every `git clone URL / cd NAME`, then any other copy of the old URL."""
+    text = INSTALL_RE.sub(lambda m: m.group(1) + install_spec(url, branch)[len(m.group(1)):], text)
+    name = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    text = CLONE_RE.sub(lambda m: m.group(1) + url + m.group(3) + name, text)
+    return re.sub(re.escape(old_url) + r"(?![A-Za-z0-9._~%/-])", lambda m: url, text)
+
+
+def _rewrite_notebook(path: Path, old_url: str, url: str, branch: str) -> bool:
+    """Rewrite the URL inside the notebook's cell sources only; every other byte of the file stays."""
+    raw = path.read_text(encoding="utf-8")
+    nb = json.loads(raw)
+    changed = []
+    for cell in nb.get("cells", []):
+        src = cell.get("source", [])
+        lines = [src] if isinstance(src, str) else list(src)
+        new = [_rewrite_text(line, old_url, url, branch) for line in lines]
+        if new != lines:
+            changed.append((lines, new))
+            cell["source"] = new[0] if isinstance(src, str) else new
+    if not changed:
+        return False
+    out = raw
+    for lines, new in changed:  # the same substitution on the JSON text (URLs hold nothing JSON escapes)
+        for old_line, new_line in zip(lines, new, strict=True):
+            if old_line != new_line:
+                old_json, new_json = json.dumps(old_line, ensure_ascii=False), json.dumps(new_line,
+                                                                                         ensure_ascii=False)
+                if old_json not in out:
+                    raise SystemExit(f"[tasks] {path.name}: cannot find {old_json} in the file as written")
+                out = out.replace(old_json, new_json)
+    if json.loads(out) != nb:
+        raise SystemExit(f"[tasks] {path.name}: the rewrite would change more than the URL; nothing written")
+    path.write_text(out, encoding="utf-8")
+    return True
+
+
+def set_repo_url(extra: list[str]) -> None:
+    """Point _config.yml's repository (url, branch) and every copy of the URL at another repository."""
+    parser = argparse.ArgumentParser(prog="tasks.py set-repo-url", description=set_repo_url.__doc__)
+    parser.add_argument("url", help="e.g. https://github.com/you/self-attention-executed")
+    parser.add_argument("--branch", help="the branch the book links to and installs from (default: as set)")
+    args = parser.parse_args(extra)
+    url = args.url.rstrip("/").removesuffix(".git")
+    if not re.fullmatch(URL_RE, url):
+        raise SystemExit(f"[tasks] not an http(s) repository URL without spaces, quotes or '@': {args.url!r}")
+    config = CONFIG.read_text(encoding="utf-8")
+    old_url, old_branch = config_repository(config)
+    branch = args.branch or old_branch
+    if not re.fullmatch(BRANCH_RE, branch):
+        raise SystemExit(f"[tasks] not a branch name: {branch!r}")
+    written = []
+    new_config = _set_config(config, url, branch)
+    if config_repository(new_config) != (url, branch):
+        raise SystemExit("[tasks] could not rewrite `repository:` in _config.yml; nothing written")
+    if new_config != config:
+        CONFIG.write_text(new_config, encoding="utf-8")
+        written.append(CONFIG)
+    for path in sorted({p for g in PAGE_GLOBS for p in ROOT.glob(g)}):
+        if path.suffix == ".ipynb":
+            if _rewrite_notebook(path, old_url, url, branch):
+                written.append(path)
+            continue
+        text = path.read_text(encoding="utf-8")
+        new = _rewrite_text(text, old_url, url, branch)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            written.append(path)
+    for path in written:
+        say(f"rewrote {path.relative_to(ROOT)}")
+    say(f"repository: {url} (branch {branch}); {len(written)} file(s) changed")
+
+
 COMMANDS = {
     "setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench, "store": store,
+    "set-repo-url": set_repo_url,
 }
 
 
