@@ -61,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "sinusoidal_positions": "positional",
     "yarn_attention_factor": "positional",
     "yarn_ramp": "positional",
+    "one_cpu_thread": "utils",
     "set_seed": "utils",
     "DecoderLayer": "transformer",
     "block_cost": "transformer",
@@ -149,4 +150,4 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         prefix_lm_mask,
         trace_calls,
     )
-    from .utils import set_seed  # noqa: F401
+    from .utils import one_cpu_thread, set_seed  # noqa: F401

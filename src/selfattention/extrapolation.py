@@ -23,6 +23,7 @@ from selfattention.positional import (
     rope_rotate,
     sinusoidal_positions,
 )
+from selfattention.utils import one_cpu_thread
 
 __all__ = [
     "PositionKind",
@@ -129,9 +130,7 @@ def train_key_recall(
     """Train with Adam on fresh batches of length ``n`` (one thread, seeded data); return the losses."""
     steps = check_positive_int(steps, "steps")
     gen = torch.Generator().manual_seed(seed)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with one_cpu_thread():
         opt = Adam(list(model.parameters()), lr=lr)
         losses = []
         model.train()
@@ -143,8 +142,6 @@ def train_key_recall(
             loss.backward()
             opt.step()
             losses.append(loss.item())
-    finally:
-        torch.set_num_threads(threads)
     return losses
 
 
@@ -159,12 +156,8 @@ def key_recall_accuracy(
 ) -> dict[str, float]:
     """Accuracy: ``all``, keys within the training distance (``near``), beyond it (``far``; NaN if none)."""
     model.eval()
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # tiny tensors: one thread is faster, and the same on every machine
-    try:
+    with one_cpu_thread():  # tiny tensors: one thread is faster, and the same on every machine
         logits = model(tokens, scaling=scaling, factor=factor)
-    finally:
-        torch.set_num_threads(threads)
     correct = (logits.argmax(-1) == labels).double()
     distance = tokens.shape[1] - 1 - key_pos  # (N,)
     far = distance > model.max_len - 1  # training at n = max_len puts keys 1..max_len-1 back

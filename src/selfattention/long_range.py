@@ -16,6 +16,7 @@ from torch import nn
 
 from selfattention._checks import check_positive_int, check_rank, check_tensor
 from selfattention.positional import LearnedPositionalEmbedding, sinusoidal_positions
+from selfattention.utils import one_cpu_thread
 
 __all__ = [
     "make_recall_data",
@@ -199,9 +200,7 @@ def train_recall(
     steps = check_positive_int(steps, "steps")
     batch_size = check_positive_int(batch_size, "batch_size")
     gen = torch.Generator().manual_seed(seed)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # same reduction order on every machine load
-    try:
+    with one_cpu_thread():  # same reduction order on every machine load
         opt = Adam(list(model.parameters()), lr=lr)
         losses = []
         model.train()
@@ -213,8 +212,6 @@ def train_recall(
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             losses.append(loss.item())
-    finally:
-        torch.set_num_threads(threads)
     return losses
 
 
@@ -283,9 +280,7 @@ def steps_to_solve(
     gen = torch.Generator().manual_seed(seed)
     opt = Adam(list(model.parameters()), lr=lr)
     history: list[float] = []
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # same reduction order on every machine load
-    try:
+    with one_cpu_thread():  # same reduction order on every machine load
         for step in range(1, max_steps + 1):
             model.train()
             tokens, labels = make_recall_data(batch_size, n_distractors, vocab_size, generator=gen)
@@ -298,8 +293,6 @@ def steps_to_solve(
                 history.append(recall_accuracy(model, eval_tokens, eval_labels))
                 if history[-1] >= threshold:
                     return step, history
-    finally:
-        torch.set_num_threads(threads)
     return None, history
 
 

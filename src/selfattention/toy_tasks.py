@@ -10,14 +10,14 @@ shared matrix (Q = K) Cauchy-Schwarz stops it (chapter 2).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import torch
 from torch import nn
 
 from ._checks import check_positive_int
+from .utils import one_cpu_thread
 
 __all__ = [
     "PartnerData",
@@ -186,17 +186,6 @@ class TrainResult:
     accuracy: dict[str, float] = field(default_factory=dict)
 
 
-@contextmanager
-def _one_thread() -> Iterator[None]:
-    """Run on one CPU thread (bit-identical results run to run), then restore the thread count."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def toy_loss(
     model: ToyAttentionModel, data: PartnerData, targets: Sequence[str] = ("partner",)
 ) -> torch.Tensor:
@@ -238,7 +227,7 @@ def train_toy_model(
     opt_cls = torch.optim.Adam if optimizer == "adam" else torch.optim.SGD
     opt = opt_cls(model.parameters(), lr=lr)
     result = TrainResult()
-    with _one_thread():
+    with one_cpu_thread():  # bit-identical results run to run
         for _ in range(steps):
             opt.zero_grad()
             loss = toy_loss(model, train, targets)
