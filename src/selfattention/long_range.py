@@ -187,6 +187,19 @@ class Adam:
             p.addcdiv_(m, denom, value=-self.lr / (1 - b1**self.t))
 
 
+def _recall_step(
+    model: nn.Module, opt: Adam, n_distractors: int, batch_size: int, vocab_size: int, gen: torch.Generator
+) -> float:
+    """One Adam step on a fresh recall batch drawn from ``gen`` (gradients clipped to norm 1); the loss."""
+    tokens, labels = make_recall_data(batch_size, n_distractors, vocab_size, generator=gen)
+    loss = nn.functional.cross_entropy(model(tokens), labels)
+    opt.zero_grad()
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss.item()
+
+
 def train_recall(
     model: nn.Module,
     n_distractors: int,
@@ -205,13 +218,7 @@ def train_recall(
         losses = []
         model.train()
         for _ in range(steps):
-            tokens, labels = make_recall_data(batch_size, n_distractors, vocab_size, generator=gen)
-            loss = nn.functional.cross_entropy(model(tokens), labels)
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            losses.append(loss.item())
+            losses.append(_recall_step(model, opt, n_distractors, batch_size, vocab_size, gen))
     return losses
 
 
@@ -283,12 +290,7 @@ def steps_to_solve(
     with one_cpu_thread():  # same reduction order on every machine load
         for step in range(1, max_steps + 1):
             model.train()
-            tokens, labels = make_recall_data(batch_size, n_distractors, vocab_size, generator=gen)
-            loss = nn.functional.cross_entropy(model(tokens), labels)
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
+            _recall_step(model, opt, n_distractors, batch_size, vocab_size, gen)
             if step % eval_every == 0:
                 history.append(recall_accuracy(model, eval_tokens, eval_labels))
                 if history[-1] >= threshold:
