@@ -226,7 +226,7 @@ class MultiHeadAttention(nn.Module):
 
 
 def mean_pool_kv_heads(mha: MultiHeadAttention, num_kv_heads: int) -> MultiHeadAttention:
-    """GQA layer from an MHA layer (Ainslie et al. 2023): K/V heads of each group mean-pooled; Q and O copied."""
+    """GQA layer from an MHA layer (Ainslie et al. 2023): each group's K/V heads mean-pooled, Q, O copied."""
     if not isinstance(mha, MultiHeadAttention):
         raise ValueError(f"mha must be a MultiHeadAttention: got {type(mha).__name__}")
     g = check_positive_int(num_kv_heads, "num_kv_heads")
@@ -252,10 +252,10 @@ def windowed_receptive_field(
 ) -> list[int]:
     """Positions j whose perturbation moves the last output of a residual stack of windowed attention layers.
 
-    ``num_layers`` float64 ``MultiHeadAttention`` layers, each ``x = x + layer(x, mask=sliding_window_mask(n, n,
-    window))``, on random x of shape (1, n, d_model); token j gets +1 in every feature, and j is listed when the
-    last position's output changes by more than 1e-9 (an intervention, not a formula). ``seed`` defaults to
-    ``num_layers``.
+    ``num_layers`` float64 ``MultiHeadAttention`` layers, each
+    ``x = x + layer(x, mask=sliding_window_mask(n, n, window))``, on random x of shape (1, n, d_model);
+    token j gets +1 in every feature, and j is listed when the last position's output changes by more than
+    1e-9 (an intervention, not a formula). ``seed`` defaults to ``num_layers``.
     """
     from .utils import set_seed
 
