@@ -164,3 +164,65 @@ def test_grouped_query_attention_rejects_bad_groups() -> None:
         grouped_query_attention(torch.randn(1, 6, 3, 4), torch.randn(1, 4, 3, 4), torch.randn(1, 4, 3, 4))
     with pytest.raises(ValueError, match="q, k, v"):
         grouped_query_attention(torch.randn(1, 4, 3, 4), torch.randn(1, 2, 3, 4), torch.randn(1, 1, 3, 4))
+
+
+def test_mean_pool_kv_heads_is_the_identity_with_one_head_per_group():
+    from selfattention import mean_pool_kv_heads
+
+    torch.manual_seed(0)
+    mha = MultiHeadAttention(32, 8).double()
+    x = torch.randn(2, 7, 32, dtype=torch.float64)
+    same = mean_pool_kv_heads(mha, 8)
+    assert same.num_kv_heads == 8
+    assert torch.allclose(same(x), mha(x), rtol=0, atol=1e-12)
+
+
+def test_mean_pool_kv_heads_pools_contiguous_groups():
+    """Groups are contiguous (heads 0-3 -> K/V head 0), the grouping the forward pass repeats with."""
+    from selfattention import mean_pool_kv_heads
+
+    torch.manual_seed(1)
+    mha = MultiHeadAttention(32, 8).double()
+    d_k = mha.d_k
+    with torch.no_grad():  # make the 4 K/V heads of each group identical: pooling must then change nothing
+        for proj in (mha.k_proj, mha.v_proj):
+            w = proj.weight.view(2, 4, d_k, 32)
+            w.copy_(w[:, :1].expand_as(w).clone())
+            b = proj.bias.view(2, 4, d_k)
+            b.copy_(b[:, :1].expand_as(b).clone())
+    gqa = mean_pool_kv_heads(mha, 2)
+    x = torch.randn(2, 9, 32, dtype=torch.float64)
+    assert gqa.k_proj.weight.shape == (2 * d_k, 32)
+    assert torch.allclose(gqa(x), mha(x), rtol=0, atol=1e-12)
+    torch.manual_seed(2)
+    other = MultiHeadAttention(32, 8).double()
+    pooled = mean_pool_kv_heads(other, 2)
+    expected = other.k_proj.weight[d_k * 4 : d_k * 8].view(4, d_k, 32).mean(0)  # heads 4-7
+    assert torch.allclose(pooled.k_proj.weight[d_k:], expected, rtol=0, atol=0)
+    assert (pooled(x) - other(x)).abs().max() > 1e-3  # distinct heads: a different function
+
+
+def test_mean_pool_kv_heads_checks_its_inputs():
+    from selfattention import mean_pool_kv_heads
+
+    with pytest.raises(ValueError, match="mha.num_kv_heads"):
+        mean_pool_kv_heads(MultiHeadAttention(32, 8), 3)
+    with pytest.raises(ValueError, match="mha must be a MultiHeadAttention"):
+        mean_pool_kv_heads(torch.nn.Linear(2, 2), 1)
+
+
+@pytest.mark.parametrize(("layers", "window"), [(1, 4), (2, 4), (3, 4), (2, 3)])
+def test_windowed_receptive_field_is_layers_times_window_minus_one_plus_one(layers, window):
+    from selfattention import windowed_receptive_field
+
+    moved = windowed_receptive_field(layers, window, n=24)
+    span = layers * (window - 1) + 1
+    assert moved == list(range(24 - span, 24))
+
+
+def test_windowed_receptive_field_without_a_binding_window_sees_everything():
+    from selfattention import windowed_receptive_field
+
+    assert windowed_receptive_field(1, 30, n=12) == list(range(12))
+    with pytest.raises(ValueError, match="window"):
+        windowed_receptive_field(2, 0)

@@ -341,6 +341,31 @@ def test_block_cost_crossover_at_n_equals_2d():
     assert above["ffn_flops"] < above["attn_flops"]
 
 
+@pytest.mark.parametrize(("d", "n"), [(8, 1), (8, 12), (16, 7)])
+def test_block_cost_causal_matches_a_kernel_that_skips_masked_scores(d, n):
+    """causal=True counts only the n(n+1)/2 scores j <= i: flash_attention with 1x1 tiles skips the rest."""
+    from selfattention import flash_attention
+
+    q, k, v = (torch.randn(1, 1, n, d) for _ in range(3))
+    with FlopCounterMode(display=False) as counter:
+        flash_attention(q, k, v, causal=True, block_size=1)
+    projections = 8 * n * d * d
+    assert block_cost(d, n, causal=True)["attn_flops"] == projections + counter.get_total_flops()
+    assert block_cost(d, n, causal=True)["ffn_flops"] == block_cost(d, n)["ffn_flops"]
+    if n > 1:  # the full products count every score, the causal ones about half
+        assert block_cost(d, n, causal=True)["attn_flops"] < block_cost(d, n)["attn_flops"]
+
+
+def test_block_cost_causal_crossover_at_n_equals_4d_minus_1():
+    d = 32  # 8 n d² + 2 n (n+1) d = 16 n d²  <=>  n + 1 = 4d
+    below, at, above = (block_cost(d, n, causal=True) for n in (4 * d - 2, 4 * d - 1, 4 * d))
+    assert below["ffn_flops"] > below["attn_flops"]
+    assert at["ffn_flops"] == at["attn_flops"]
+    assert above["ffn_flops"] < above["attn_flops"]
+    with pytest.raises(ValueError, match="causal must be a bool"):
+        block_cost(d, 4, causal="yes")
+
+
 def test_pre_ln_top_gradient_shrinks_with_depth_post_ln_does_not():
     """Xiong et al. (2020), Thm 1: last FFN gradient O(d sqrt(ln d)) post-LN, O(d sqrt(ln d / L)) pre-LN."""
 

@@ -53,6 +53,8 @@ _EXPORTS: dict[str, str] = {
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
     "grouped_query_attention": "multi_head",
+    "mean_pool_kv_heads": "multi_head",
+    "windowed_receptive_field": "multi_head",
     "split_heads": "multi_head",
     "plot_attention": "plotting",
     "LearnedPositionalEmbedding": "positional",
@@ -123,9 +125,11 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .multi_head import (  # noqa: F401
         MultiHeadAttention,
         grouped_query_attention,
+        mean_pool_kv_heads,
         merge_heads,
         repeat_kv,
         split_heads,
+        windowed_receptive_field,
     )
     from .plotting import plot_attention  # noqa: F401
     from .positional import (  # noqa: F401

@@ -18,12 +18,20 @@ from ._checks import (
     check_tensor,
 )
 from .core import _attend
-from .masks import causal_mask
+from .masks import causal_mask, sliding_window_mask
 
 if TYPE_CHECKING:
     from .caches import KVCache
 
-__all__ = ["MultiHeadAttention", "split_heads", "merge_heads", "repeat_kv", "grouped_query_attention"]
+__all__ = [
+    "MultiHeadAttention",
+    "split_heads",
+    "merge_heads",
+    "repeat_kv",
+    "grouped_query_attention",
+    "mean_pool_kv_heads",
+    "windowed_receptive_field",
+]
 
 
 def split_heads(x: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -217,3 +225,59 @@ class MultiHeadAttention(nn.Module):
         )
 
 
+def mean_pool_kv_heads(mha: MultiHeadAttention, num_kv_heads: int) -> MultiHeadAttention:
+    """GQA layer from an MHA layer (Ainslie et al. 2023): each group's K/V heads mean-pooled, Q, O copied."""
+    if not isinstance(mha, MultiHeadAttention):
+        raise ValueError(f"mha must be a MultiHeadAttention: got {type(mha).__name__}")
+    g = check_positive_int(num_kv_heads, "num_kv_heads")
+    check_divisible(mha.num_kv_heads, g, "mha.num_kv_heads", "num_kv_heads")
+    has_bias = mha.k_proj.bias is not None
+    ref = mha.q_proj.weight
+    out = MultiHeadAttention(mha.d_model, mha.num_heads, num_kv_heads=g, bias=has_bias)
+    out = out.to(device=ref.device, dtype=ref.dtype)
+    per_group, d_k, d = mha.num_kv_heads // g, mha.d_k, mha.d_model
+    with torch.no_grad():
+        out.q_proj.load_state_dict(mha.q_proj.state_dict())
+        out.out_proj.load_state_dict(mha.out_proj.state_dict())
+        for src, dst in ((mha.k_proj, out.k_proj), (mha.v_proj, out.v_proj)):
+            # rows are heads-major: (h_kv * d_k, d) -> (g, per_group, d_k, d), mean over per_group
+            dst.weight.copy_(src.weight.view(g, per_group, d_k, d).mean(dim=1).reshape(g * d_k, d))
+            if has_bias:
+                dst.bias.copy_(src.bias.view(g, per_group, d_k).mean(dim=1).reshape(g * d_k))
+    return out
+
+
+def windowed_receptive_field(
+    num_layers: int, window: int, n: int = 24, d_model: int = 16, num_heads: int = 2, seed: int | None = None
+) -> list[int]:
+    """Positions j whose perturbation moves the last output of a residual stack of windowed attention layers.
+
+    ``num_layers`` float64 ``MultiHeadAttention`` layers, each
+    ``x = x + layer(x, mask=sliding_window_mask(n, n, window))``, on random x of shape (1, n, d_model);
+    token j gets +1 in every feature, and j is listed when the last position's output changes by more than
+    1e-9 (an intervention, not a formula). ``seed`` defaults to ``num_layers``.
+    """
+    from .utils import set_seed
+
+    layers = check_positive_int(num_layers, "num_layers")
+    w = check_positive_int(window, "window")
+    n = check_positive_int(n, "n")
+    set_seed(layers if seed is None else seed)
+    stack = [MultiHeadAttention(d_model, num_heads).double() for _ in range(layers)]
+    mask = sliding_window_mask(n, n, w)
+
+    def run(x: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            for layer in stack:
+                x = x + layer(x, mask=mask)
+        return x
+
+    x = torch.randn(1, n, d_model, dtype=torch.float64)
+    base = run(x)[0, -1]
+    moved = []
+    for j in range(n):
+        x2 = x.clone()
+        x2[0, j] += 1.0
+        if (run(x2)[0, -1] - base).abs().max() > 1e-9:
+            moved.append(j)
+    return moved

@@ -482,19 +482,24 @@ def trace_calls(module: nn.Module, *args: Any, **kwargs: Any) -> list[tuple[str,
     return calls
 
 
-def block_cost(d_model: int, n: int, d_ff: int | None = None) -> dict[str, int]:
+def block_cost(d_model: int, n: int, d_ff: int | None = None, causal: bool = False) -> dict[str, int]:
     """Weights and forward FLOPs of one encoder-style block on n tokens, attention vs FFN (biases left out).
 
-    ``attn_params`` 4·d², ``ffn_params`` 2·d·d_ff; ``attn_flops`` 8·n·d² + 4·n²·d (projections, QKᵀ, AV),
-    ``ffn_flops`` 4·n·d·d_ff; a multiply-add counts 2, as in ``FlopCounterMode``. d_ff defaults to 4·d.
+    ``attn_params`` 4·d², ``ffn_params`` 2·d·d_ff; ``attn_flops`` 8·n·d² + 4·n²·d (projections, QKᵀ, AV, the
+    full n×n products), or 8·n·d² + 2·n·(n+1)·d with ``causal=True`` (a kernel that computes only the n(n+1)/2
+    scores with j ≤ i); ``ffn_flops`` 4·n·d·d_ff; a multiply-add counts 2, as in ``FlopCounterMode``.
+    d_ff defaults to 4·d.
     """
     d = check_positive_int(d_model, "d_model")
     n = check_positive_int(n, "n")
     f = 4 * d if d_ff is None else check_positive_int(d_ff, "d_ff")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be a bool: got {type(causal).__name__}")
+    mixing = 2 * n * (n + 1) * d if causal else 4 * n * n * d
     return {
         "attn_params": 4 * d * d,
         "ffn_params": 2 * d * f,
-        "attn_flops": 8 * n * d * d + 4 * n * n * d,
+        "attn_flops": 8 * n * d * d + mixing,
         "ffn_flops": 4 * n * d * f,
     }
 
