@@ -74,3 +74,43 @@ def test_no_n_by_n_tensor_is_allocated() -> None:
     assert tiled.largest < n * n
     assert tiled.largest <= max(32 * 32, n * d)  # one score block, or the (n, d) output
     torch.testing.assert_close(out, full, atol=1e-5, rtol=0)
+
+
+def _linear_reference(q, k, v, causal):
+    """Quadratic form of linear attention, written independently: weights phi(q) phi(k)^T, rows normalised."""
+    w = (F.elu(q) + 1) @ (F.elu(k) + 1).transpose(-2, -1)  # (..., n_q, n_k)
+    if causal:
+        w = w * torch.ones(q.shape[-2], k.shape[-2], dtype=q.dtype).tril()
+    return (w / w.sum(-1, keepdim=True)) @ v, w
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_linear_attention_equals_its_quadratic_form(causal) -> None:
+    from selfattention import linear_attention
+
+    g = torch.Generator().manual_seed(7)
+    q, k = (torch.randn(2, 3, 9, 4, generator=g, dtype=torch.float64) for _ in range(2))
+    v = torch.randn(2, 3, 9, 5, generator=g, dtype=torch.float64)
+    out = linear_attention(q, k, v, causal=causal)
+    ref, w = _linear_reference(q, k, v, causal)
+    assert out.shape == (2, 3, 9, 5)
+    torch.testing.assert_close(out, ref, rtol=0, atol=1e-12)
+    # the normaliser matters: without it the output is off by the row sums of phi(q) phi(k)^T
+    assert float((w @ v - out).abs().max()) > 1.0
+    # a different model from softmax attention, not an approximation of it
+    mask = causal_mask(9) if causal else None
+    soft = scaled_dot_product_attention(q, k, v, mask=mask)
+    assert float((soft - out).abs().max()) > 0.05
+    if causal:  # token 0 reads only itself
+        torch.testing.assert_close(out[..., 0, :], v[..., 0, :], rtol=0, atol=1e-12)
+
+
+def test_linear_attention_checks_its_inputs() -> None:
+    from selfattention import linear_attention
+
+    q = torch.randn(1, 1, 4, 8)
+    with pytest.raises(ValueError, match="n_q == n_k"):
+        linear_attention(q, torch.randn(1, 1, 6, 8), torch.randn(1, 1, 6, 8), causal=True)
+    with pytest.raises(ValueError):
+        linear_attention(q, torch.randn(1, 1, 4, 7), torch.randn(1, 1, 4, 8))
+    assert linear_attention(q, torch.randn(1, 1, 6, 8), torch.randn(1, 1, 6, 3)).shape == (1, 1, 4, 3)

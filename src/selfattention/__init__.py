@@ -28,6 +28,7 @@ _EXPORTS: dict[str, str] = {
     "SinkKVCache": "caches",
     "sink_positions": "caches",
     "decode_step": "decoding",
+    "linear_attention": "efficient",
     "tiled_attention": "efficient",
     "KeyRecallModel": "extrapolation",
     "make_key_recall_data": "extrapolation",
@@ -102,7 +103,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .decoding import decode_step  # noqa: F401
-    from .efficient import tiled_attention  # noqa: F401
+    from .efficient import linear_attention, tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
     from .flash import (  # noqa: F401
         attention_with_lse,

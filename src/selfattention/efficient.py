@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 
 import torch
+import torch.nn.functional as F
 
 from ._checks import broadcast_shape, check_positive_int, check_qkv
 
-__all__ = ["tiled_attention"]
+__all__ = ["linear_attention", "tiled_attention"]
 
 
 def tiled_attention(
@@ -65,3 +66,27 @@ def tiled_attention(
             continue
         blocks.append(acc / torch.where(l == 0, torch.ones_like(l), l))  # (..., bq, d_v); empty rows -> 0
     return torch.cat(blocks, dim=-2)  # (..., n_q, d_v)
+
+
+def linear_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False
+) -> torch.Tensor:
+    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v): linear attention, elu + 1.
+
+    o_i = phi(q_i)^T (sum_j phi(k_j) v_j^T) / phi(q_i)^T sum_j phi(k_j) with phi = elu + 1 (Katharopoulos et
+    al. 2020), the sums over j <= i when ``causal`` (then n_q must equal n_k). A different model from softmax
+    attention, not an approximation of it; O(n d_k d_v) time, never an n x n tensor.
+    """
+    check_qkv(q, k, v)
+    if causal and q.shape[-2] != k.shape[-2]:
+        shapes = f"q {tuple(q.shape)}, k {tuple(k.shape)}"
+        raise ValueError(f"causal linear attention needs n_q == n_k: got {shapes}")
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1  # (..., n_q, d_k), (..., n_k, d_k): positive features
+    if causal:
+        kv = torch.einsum("...nd,...ne->...nde", fk, v).cumsum(dim=-3)  # (..., n, d_k, d_v) running state
+        num = torch.einsum("...nd,...nde->...ne", fq, kv)  # (..., n, d_v)
+        den = (fq * fk.cumsum(dim=-2)).sum(dim=-1, keepdim=True)  # (..., n, 1)
+    else:
+        num = fq @ (fk.transpose(-2, -1) @ v)  # (..., n_q, d_v): the d_k x d_v sum first
+        den = fq @ fk.sum(dim=-2).unsqueeze(-1)  # (..., n_q, 1)
+    return num / den  # (..., n_q, d_v)
