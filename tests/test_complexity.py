@@ -16,6 +16,7 @@ from selfattention.complexity import (
     block_flops,
     count_flops,
     crossover_length,
+    fastest_of,
     kv_cache_bytes,
     layer_cost,
     loglog_slope,
@@ -132,6 +133,27 @@ def test_peak_memory_sees_the_n_squared_matrix() -> None:
     rec = peak_memory(naive, q, k, v)
     assert rec.largest == n * n * 4
     assert 2 * n * n * 4 <= rec.peak < 3 * n * n * 4  # scores and weights are both alive during softmax
+
+
+def test_fastest_of_takes_each_candidates_minimum_interleaved() -> None:
+    calls: list[str] = []
+    durations = {"slow": iter([0.05, 0.02, 0.03]), "fast": iter([0.004, 0.03, 0.006])}
+
+    def make(name: str):
+        def f() -> None:
+            calls.append(name)
+            time.sleep(next(durations[name]))
+
+        return f
+
+    best = fastest_of({"slow": make("slow"), "fast": make("fast")}, repeats=3, warmup=0)
+    assert calls == ["slow", "fast"] * 3  # round by round, not all of one then the other
+    assert 0.019 < best["slow"] < 0.028  # the minimum (0.02), not the median (0.03) or the first (0.05)
+    assert 0.0039 < best["fast"] < 0.0055  # the minimum (0.004) despite one slow burst (0.03)
+    with pytest.raises(ValueError, match="non-empty mapping"):
+        fastest_of({})
+    with pytest.raises(ValueError, match="repeats must be a positive int"):
+        fastest_of({"a": lambda: None}, repeats=0)
 
 
 def test_time_call_measures() -> None:

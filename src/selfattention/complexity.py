@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -307,6 +307,28 @@ def time_call(fn: Callable[[], Any], repeats: int = 5, warmup: int = 1, number: 
             fn()
         times.append((time.perf_counter() - t0) / number)
     return statistics.median(times)
+
+
+
+def fastest_of(fns: Mapping[str, Callable[[], Any]], repeats: int = 7, warmup: int = 1) -> dict[str, float]:
+    """Fastest wall time in seconds of each ``fns[name]()``, the calls interleaved round by round.
+
+    For "which is faster" the minimum is the robust statistic (other load on the machine only ever adds
+    time), and interleaving exposes every candidate to the same bursts of load.
+    """
+    if not fns or not all(callable(f) for f in fns.values()):
+        raise ValueError("fns must be a non-empty mapping of names to callables")
+    repeats = check_positive_int(repeats, "repeats")
+    for _ in range(warmup):
+        for f in fns.values():
+            f()
+    best = {name: math.inf for name in fns}
+    for _ in range(repeats):
+        for name, f in fns.items():
+            t0 = time.perf_counter()
+            f()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
 
 
 def loglog_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
