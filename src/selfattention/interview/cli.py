@@ -1,6 +1,7 @@
 """``attention-rehearse``: the command line (arguments, dispatch to the session loop, the store, the grader).
 
-Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``export-anki``, ``drill``, ``grade``.
+Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``optimize``, ``export-anki``, ``drill``,
+``grade``.
 Progress lives in SQLite (see ``store.py``); every answer is committed the moment it is rated.
 """
 
@@ -17,6 +18,7 @@ from .anki import export_anki
 from .render import UI
 from .schedule import ENV_NOW, _filter, _now
 from .session import Session, cmd_list, cmd_mock, cmd_stats, cmd_study
+from .optimize import MIN_REVIEWS
 from .store import ENV_DB, Store, StoreError, default_db_path
 
 MORE_HELP = "`attention-rehearse --help` explains the answer check and the progress file."
@@ -48,6 +50,7 @@ examples:
   attention-rehearse --chapter 3 --lang zh
   attention-rehearse mock --budget 90     a basic question and its follow-ups, 90 s per answer
   attention-rehearse stats
+  attention-rehearse optimize --dry-run   fit FSRS to your own reviews and show what would change
   attention-rehearse drill sdpa --out sdpa.py && attention-rehearse grade sdpa.py
 """
 
@@ -174,7 +177,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("list", "list the cards: id, chapter, level, due state")
     _add_selection(sp, top=False)
 
-    add("stats", "progress: due now, learned, reviews, weakest chapters")
+    add("stats", "progress: due now, learned, reviews, weakest chapters, FSRS parameters in use")
+
+    sp = add(
+        "optimize",
+        f"fit the FSRS parameters to your own review log (needs {MIN_REVIEWS} reviews a day or more apart)",
+    )
+    sp.add_argument("--dry-run", action="store_true", help="fit and show, store nothing")
+    sp.add_argument("--yes", action="store_true", help="store the fitted parameters without asking")
+    sp.add_argument("--reset", action="store_true", help="go back to py-fsrs's default parameters")
 
     sp = add("export-anki", "write an Anki deck (.apkg) with every card, both languages")
     _add_selection(sp, top=False)
@@ -268,6 +279,14 @@ def _dispatch(
         return 0
     ui = UI(plain, args.lang)
     db = Path(args.db) if args.db else default_db_path()
+    if command == "optimize":
+        from .optimize import cmd_optimize
+
+        try:
+            return cmd_optimize(args, ui, db)
+        except StoreError as exc:
+            print(f"attention-rehearse: error: {exc}", file=sys.stderr)
+            return 1
     reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
     try:
         if reading and (not db.exists() or (db.is_file() and db.stat().st_size == 0)):

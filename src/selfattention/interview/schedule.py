@@ -19,10 +19,15 @@ RATINGS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 def _now() -> datetime:
     return parse_now(os.environ.get(ENV_NOW))
 
-def _scheduler() -> Any:
+def _scheduler(store: Store | None = None) -> Any:
+    """The FSRS scheduler of a session: the parameters fitted by ``optimize`` if ``store`` keeps them,
+    else py-fsrs's defaults; no fuzzing (deterministic intervals; the deck is small)."""
     import fsrs
 
-    return fsrs.Scheduler(enable_fuzzing=False)  # deterministic intervals; the deck is small
+    from .optimize import DEFAULTS, scheduler_parameters
+
+    params = DEFAULTS if store is None else scheduler_parameters(store)
+    return fsrs.Scheduler(parameters=params, enable_fuzzing=False)
 
 def select_study(
     cards: Sequence[bank.Card], states: dict[str, Any], now: datetime, limit: int, new_limit: int

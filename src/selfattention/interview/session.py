@@ -258,7 +258,7 @@ def cmd_study(
         ui.t("to_rehearse", n=len(queue), due=len(queue) - n_new, new=n_new, path=store.path),
         style="dim",
     )
-    sched = _scheduler()
+    sched = _scheduler(store)
     returns: dict[str, int] = {}
     try:
         i = 0
@@ -332,7 +332,7 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
            else "--no-schedule: nothing is saved."),
         style="dim",
     )
-    sched = _scheduler()
+    sched = _scheduler(store)
     try:
         for i, card in enumerate(chain, 1):
             kind = "main question" if i == 1 else "follow-up"
@@ -416,6 +416,9 @@ def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.C
         f"reviews:           {s['reviews']}  (again-rate {s['again_rate']:.0%}, "
         f"mean {s['seconds_mean']:.0f} s per answer)"
     )
+    from .optimize import describe_parameters
+
+    ui.say(describe_parameters(store))
     if not s["chapters"]:
         ui.say("No answers yet: run `attention-rehearse` to start.")
         return 0
