@@ -15,10 +15,10 @@ from pathlib import Path
 
 from . import bank
 from .anki import export_anki
+from .optimize import MIN_REVIEWS
 from .render import UI
 from .schedule import ENV_NOW, _filter, _now
 from .session import Session, cmd_list, cmd_mock, cmd_stats, cmd_study
-from .optimize import MIN_REVIEWS
 from .store import ENV_DB, Store, StoreError, default_db_path
 
 MORE_HELP = "`attention-rehearse --help` explains the answer check and the progress file."

@@ -136,7 +136,7 @@ def scheduler_parameters(store: Store) -> tuple[float, ...]:
 
 
 def save_parameters(store: Store, record: dict[str, Any] | None) -> None:
-    """Store ``record`` (None: remove it, back to the defaults) in one committed transaction; retry on a lock."""
+    """Store ``record`` (None: remove it, back to the defaults) in one transaction; retry on a lock."""
     while True:
         try:
             store.conn.execute("BEGIN IMMEDIATE")
@@ -198,7 +198,7 @@ def _fsrs_version() -> str:
 
 
 def run_fit(store: Store) -> Fit | int:
-    """Fit on ``store``'s log; returns the countable number of reviews instead when it is below the minimum."""
+    """Fit on ``store``'s log; the countable number of reviews instead when it is below the minimum."""
     logs = review_logs(store)
     countable = countable_reviews(logs)
     if countable < MIN_REVIEWS:
@@ -293,7 +293,7 @@ def run_fit_with_message(store: Store, ui: Any) -> Fit | int:
         result = run_fit(store)
     except ImportError:
         ui.say(
-            "The FSRS optimizer is not installed: pip install \"fsrs[optimizer]\" (it needs torch and pandas)."
+            'The FSRS optimizer is not installed: pip install "fsrs[optimizer]" (it needs torch and pandas).'
         )
         return -1
     if isinstance(result, int):
@@ -303,19 +303,3 @@ def run_fit_with_message(store: Store, ui: Any) -> Fit | int:
             f"defaults unchanged). Nothing was changed."
         )
     return result
-
-
-def describe_parameters(store: Store) -> str:
-    """One line for ``stats``: which FSRS parameters sessions schedule with."""
-    rec = stored_parameters(store)
-    if rec is None:
-        have = countable_reviews(review_logs(store))
-        return (
-            f"FSRS parameters:   defaults (py-fsrs {_fsrs_version()}); `attention-rehearse optimize` fits "
-            f"your own once you have {MIN_REVIEWS} reviews a day or more apart (you have {have})"
-        )
-    ll = rec.get("log_loss", [math.nan, math.nan])
-    return (
-        f"FSRS parameters:   fitted to {rec.get('reviews', '?')} of your reviews on "
-        f"{str(rec.get('fitted_at', '?'))[:10]} (log-loss {ll[0]:.4f} → {ll[1]:.4f})"
-    )

@@ -47,7 +47,59 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This session: {parts} · {mins} min {secs} s in all.", "本次：{parts} · 共 {mins} 分 {secs} 秒。"
     ),
     "next_due": ("Next due: {cid} {when} ({at} UTC).", "下一张到期：{cid}，{when}（{at} UTC）。"),
+    "try_mock": (
+        "Try `attention-rehearse mock`, or --new N to add new cards.",
+        "可以试试 `attention-rehearse mock`，或用 --new N 加入新卡片。",
+    ),
+    # list
+    "list_heads": ("id|chapter|level|state|due|question", "编号|章节|难度|状态|到期|问题"),
+    "n_cards": ("{n} card(s).", "共 {n} 张卡片。"),
+    # stats
+    "progress": ("Progress", "学习进度"),
+    "st_bank": ("cards in the bank", "题库卡片"),
+    "st_bank_v": ("{cards}  (seen {seen}, never seen {new})", "{cards}（学过 {seen}，没学过 {new}）"),
+    "st_due": ("due now", "现在到期"),
+    "st_due_v": ("{due}  (+ {new} new)", "{due}（另有 {new} 张新卡）"),
+    "st_learned": ("learned", "已掌握"),
+    "st_learned_v": ("{n}  (in long-term review)", "{n}（进入长期复习）"),
+    "st_reviews": ("reviews", "复习次数"),
+    "st_reviews_v": (
+        "{n}  (again-rate {rate:.0%}, mean {secs:.0f} s per answer)",
+        "{n}（重来率 {rate:.0%}，平均每题 {secs:.0f} 秒）",
+    ),
+    "st_params": ("FSRS parameters", "FSRS 参数"),
+    "st_params_default": (
+        "defaults (py-fsrs {version}); `attention-rehearse optimize` fits your own once you have {min} "
+        "reviews a day or more apart (you have {have})",
+        "默认参数（py-fsrs {version}）；当你有 {min} 次间隔一天以上的复习后，`attention-rehearse optimize` "
+        "会按你自己的记录拟合（目前 {have} 次）",
+    ),
+    "st_params_fitted": (
+        "fitted to {n} of your reviews on {day} (log-loss {before:.4f} → {after:.4f})",
+        "按你的 {n} 次复习拟合于 {day}（对数损失 {before:.4f} → {after:.4f}）",
+    ),
+    "st_none": (
+        "No answers yet: run `attention-rehearse` to start.", "还没有回答：运行 `attention-rehearse` 开始。"
+    ),
+    "st_forecast": (
+        "due in the next 7 days (today first): {days}  ({total} in all)",
+        "未来 7 天到期（从今天起）：{days}（共 {total} 张）",
+    ),
+    "st_weakest": ("Weakest chapters (again-rate, lapses):", "最薄弱的章节（重来率、遗忘次数）："),
+    "st_chapter": (
+        "again {rate:.0%} of {n} review(s), {lapses} lapse(s)",
+        "{n} 次复习中重来 {rate:.0%}，遗忘 {lapses} 次",
+    ),
 }
+STATE_NAMES = {
+    "en": {"new": "new", "learning": "learning", "review": "review", "relearning": "relearning"},
+    "zh": {"new": "新卡", "learning": "学习中", "review": "复习中", "relearning": "重新学习"},
+}
+LEVEL_NAMES = {
+    "en": {"basic": "basic", "follow-up": "follow-up", "deep": "deep"},
+    "zh": {"basic": "基础", "follow-up": "追问", "deep": "深入"},
+}
+DUE_NOW = {"en": "due now", "zh": "现在到期"}  # the one label for "due now" in list, stats and study
 RATING_NAMES = {
     "en": {1: "again", 2: "hard", 3: "good", 4: "easy"},
     "zh": {1: "重来", 2: "困难", 3: "良好", 4: "简单"},
@@ -176,6 +228,10 @@ class UI:
         en, zh = MESSAGES[key]
         return (zh if self.lang == "zh" else en).format(**fields)
 
+    def ljust(self, text: str, width: int) -> str:
+        """``text`` padded with spaces to ``width`` display columns (a Chinese character is two)."""
+        return text + " " * max(0, width - display_width(text))
+
     def rating(self, value: int) -> str:
         """'good' / '良好'."""
         return RATING_NAMES["zh" if self.lang == "zh" else "en"][value]
@@ -247,12 +303,14 @@ class UI:
         return line
 
 def _human_delta(delta: timedelta, lang: str = "en") -> str:
+    """'due now' (due or overdue: the one label list, stats and study share), 'in 10 min', 'in 3 days'."""
     s = delta.total_seconds()
     zh = lang == "zh"
-    if s < 60:
-        return "现在" if zh else "now"
-    if s < 3600:
-        return f"{round(s / 60)} 分钟后" if zh else f"in {round(s / 60)} min"
+    if s <= 0:
+        return DUE_NOW["zh" if zh else "en"]
+    if s < 3600:  # not due yet, even a few seconds before: never 'now' for a card study would not show
+        m = max(1, round(s / 60))
+        return f"{m} 分钟后" if zh else f"in {m} min"
     if s < 86400:
         return f"{round(s / 3600)} 小时后" if zh else f"in {round(s / 3600)} h"
     return f"{round(s / 86400)} 天后" if zh else f"in {round(s / 86400)} days"

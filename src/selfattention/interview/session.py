@@ -14,7 +14,7 @@ from typing import Any
 
 from . import bank
 from .matcher import MatchResult
-from .render import UI, _human_delta, terminal_text, truncate
+from .render import UI, _human_delta, display_width, terminal_text, truncate
 from .schedule import (
     RATINGS,
     _filter,
@@ -23,6 +23,7 @@ from .schedule import (
     _scheduler,
     _state_label,
     compute_stats,
+    level_label,
     select_study,
 )
 from .store import Store, StoreError
@@ -250,8 +251,9 @@ def cmd_study(
         ui.say(ui.t("nothing_due"))
         if upcoming:
             due, cid = upcoming[0]
-            ui.say(f"Next due: {cid} {_human_delta(due - now)} ({due.astimezone(UTC):%Y-%m-%d %H:%M} UTC).")
-        ui.say("Try `attention-rehearse mock`, or --new N to add new cards.")
+            when = _human_delta(due - now, ui.lang)
+            ui.say(ui.t("next_due", cid=cid, when=when, at=f"{due.astimezone(UTC):%Y-%m-%d %H:%M}"))
+        ui.say(ui.t("try_mock"))
         return 0
     n_new = sum(1 for c in queue if c.id not in states)
     ui.say(
@@ -373,23 +375,25 @@ def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     states = store.states()
     rows = []
     for c in _ordered(_filter(cards, args.chapter)):
-        state, due = _state_label(states.get(c.id), now)
+        state, due = _state_label(states.get(c.id), now, ui.lang)
         rows.append(
             (
                 c.id,
                 f"{bank.CHAPTERS[c.chapter]['number']:02d} {c.chapter}",
-                c.level,
+                level_label(c.level, ui.lang),
                 state,
                 due,
                 terminal_text(c.question[args.lang]),
             )
         )
-    heads = ("id", "chapter", "level", "state", "due", "question")
+    heads = tuple(ui.t("list_heads").split("|"))
     if ui.console is None:
-        widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(heads[:-1])]
-        print("  ".join(h.ljust(w) for h, w in zip(heads[:-1], widths, strict=True)) + "  question")
+        widths = [
+            max(display_width(h), *(display_width(r[j]) for r in rows)) for j, h in enumerate(heads[:-1])
+        ]
+        print("  ".join(ui.ljust(h, w) for h, w in zip(heads[:-1], widths, strict=True)) + "  " + heads[-1])
         for r in rows:
-            print("  ".join(v.ljust(w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
+            print("  ".join(ui.ljust(v, w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
     elif ui.console.width < NARROW:  # two lines per card: the full id first, the question cut to one line
         width = ui.console.width
         for r in rows:
@@ -403,33 +407,42 @@ def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
         for r in rows:
             table.add_row(*r)
         ui.console.print(table)
-    ui.say(f"{len(rows)} card(s).")
+    ui.say(ui.t("n_cards", n=len(rows)))
     return 0
 
-def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
-    s = compute_stats(cards, store, _now())
-    ui.rule("Progress")
-    ui.say(f"cards in the bank: {s['cards']}  (seen {s['seen']}, never seen {s['new']})")
-    ui.say(f"due now:           {s['due_now']}  (+ {s['new']} new)")
-    ui.say(f"learned:           {s['learned']}  (in long-term review)")
-    ui.say(
-        f"reviews:           {s['reviews']}  (again-rate {s['again_rate']:.0%}, "
-        f"mean {s['seconds_mean']:.0f} s per answer)"
-    )
-    from .optimize import describe_parameters
 
-    ui.say(describe_parameters(store))
-    if not s["chapters"]:
-        ui.say("No answers yet: run `attention-rehearse` to start.")
-        return 0
-    ui.say(
-        "due in the next 7 days (today first): " + " · ".join(str(n) for n in s["forecast"])
-        + f"  ({sum(s['forecast'])} in all)"
-    )
-    ui.say("Weakest chapters (again-rate, lapses):", style="bold")
-    for slug, ch in list(s["chapters"].items())[:5]:
-        ui.say(
-            f"  {bank.CHAPTERS[slug]['number']:>2} {slug:<20} again {ch['again_rate']:.0%} "
-            f"of {int(ch['reviews'])} review(s), {int(ch['lapses'])} lapse(s)"
+def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
+    from .optimize import MIN_REVIEWS, _fsrs_version, countable_reviews, review_logs, stored_parameters
+
+    s = compute_stats(cards, store, _now())
+    rec = stored_parameters(store)
+    if rec is None:
+        have = countable_reviews(review_logs(store))
+        params = ui.t("st_params_default", version=_fsrs_version(), min=MIN_REVIEWS, have=have)
+    else:
+        ll = rec.get("log_loss", [float("nan")] * 2)
+        params = ui.t(
+            "st_params_fitted", n=rec.get("reviews", "?"), day=str(rec.get("fitted_at", "?"))[:10],
+            before=ll[0], after=ll[1],
         )
+    rows = [
+        ("st_bank", ui.t("st_bank_v", cards=s["cards"], seen=s["seen"], new=s["new"])),
+        ("st_due", ui.t("st_due_v", due=s["due_now"], new=s["new"])),
+        ("st_learned", ui.t("st_learned_v", n=s["learned"])),
+        ("st_reviews", ui.t("st_reviews_v", n=s["reviews"], rate=s["again_rate"], secs=s["seconds_mean"])),
+        ("st_params", params),
+    ]
+    colon = "：" if ui.lang == "zh" else ":"
+    width = max(display_width(ui.t(k) + colon) for k, _ in rows) + 1
+    ui.rule(ui.t("progress"))
+    for key, value in rows:
+        ui.say(ui.ljust(ui.t(key) + colon, width) + value)
+    if not s["chapters"]:
+        ui.say(ui.t("st_none"))
+        return 0
+    ui.say(ui.t("st_forecast", days=" · ".join(str(n) for n in s["forecast"]), total=sum(s["forecast"])))
+    ui.say(ui.t("st_weakest"), style="bold")
+    for slug, ch in list(s["chapters"].items())[:5]:
+        detail = ui.t("st_chapter", rate=ch["again_rate"], n=int(ch["reviews"]), lapses=int(ch["lapses"]))
+        ui.say(f"  {bank.CHAPTERS[slug]['number']:>2} {slug:<20} {detail}")
     return 0
