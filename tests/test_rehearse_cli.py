@@ -825,3 +825,29 @@ def test_one_due_now_label_in_list_stats_and_study(env, monkeypatch, capsys, lan
     # study one of the two due cards (easy): the summary says the other one is due, with the same label
     out = _run_piped(["--plain", "--new", "0", "--limit", "1", "--lang", lang], "\n4\n", monkeypatch, capsys)
     assert summary in out, out
+
+
+def test_mock_interview_speaks_chinese_in_a_terminal(env, term) -> None:
+    """--lang zh in a mock interview: intro, headers, over-budget warning, summary rows all in Chinese."""
+    t = _spawn(term, ["mock", "--lang", "zh", "--seed", "1", "--chapter", "3", "--budget", "0.5"])
+    t.expect("模拟面试：")
+    t.expect("主问题")
+    t.expect("面试官")
+    t.expect("空行回车显示答案")
+    t.expect("秒到了")  # the 0.5 s alert, then reveal: over budget
+    t.sendline("")
+    t.expect("超时")
+    t.expect("答得怎么样")
+    t.sendline("3")
+    t.expect("追问")
+    t.sendline("")
+    t.expect("答得怎么样")
+    t.sendline("q")
+    t.expect("模拟面试小结")
+    t.expect(r"问题 fx-scale？（fx-scale）：\d+ 秒，超时，自评良好")
+    t.expect(r"1 个回答中有 1 个超过了 0\.5 秒。")
+    code, rest = t.finish()
+    assert code == 0
+    out = t.child.before + rest
+    for english in ("Mock interview", "main question", "follow-up", "rated", "OVER BUDGET", "answer(s)"):
+        assert english not in out, english

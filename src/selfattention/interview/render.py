@@ -51,6 +51,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Try `attention-rehearse mock`, or --new N to add new cards.",
         "可以试试 `attention-rehearse mock`，或用 --new N 加入新卡片。",
     ),
+    "over_budget_plain": (
+        "WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
+        "警告，超时：{budget:g} 秒的回答用了 {seconds:.0f} 秒。",
+    ),
+    "busy": (
+        "The progress file is locked by another program; your rating ({rating}) is kept and will be saved as "
+        "soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
+        "进度文件被另一个程序锁住了；你的评分（{rating}）会保留，文件一释放就保存。"
+        "等待中…（Ctrl-C 放弃这次评分）",
+    ),
+    "not_saved": (
+        "Not saved to your schedule ({rating}): --no-schedule.", "未计入复习计划（{rating}）：--no-schedule。"
+    ),
+    # mock interview
+    "no_basic": ("No basic question to start a mock interview with.", "没有可以开始模拟面试的基础问题。"),
+    "mock_intro": (
+        "Mock interview: {n} question(s), {budget:g} s budget per answer. Answer aloud as you would in the "
+        "room; Enter on an empty line when you are done. ",
+        "模拟面试：{n} 个问题，每个回答 {budget:g} 秒。像在面试现场一样口头回答；答完在空行按回车。",
+    ),
+    "mock_scheduled": (
+        "Your ratings update the schedule (--no-schedule: practise without).",
+        "你的评分会更新复习计划（--no-schedule：只练习，不计入）。",
+    ),
+    "mock_unscheduled": ("--no-schedule: nothing is saved.", "--no-schedule：什么都不保存。"),
+    "main_question": ("main question", "主问题"),
+    "follow_up": ("follow-up", "追问"),
+    "mock_summary": ("Mock interview summary", "模拟面试小结"),
+    "mock_row": (
+        "{q} ({cid}): {secs:.0f} s{flag}, rated {rating}{cov}",
+        "{q}（{cid}）：{secs:.0f} 秒{flag}，自评{rating}{cov}",
+    ),
+    "mock_over": (" OVER BUDGET", "，超时"),
+    "mock_cov": (", {covered}/{total} key points", "，要点 {covered}/{total}"),
+    "mock_n_over": (
+        "{over} of {n} answer(s) over the {budget:g} s budget.",
+        "{n} 个回答中有 {over} 个超过了 {budget:g} 秒。",
+    ),
     # list
     "list_heads": ("id|chapter|level|state|due|question", "编号|章节|难度|状态|到期|问题"),
     "n_cards": ("{n} card(s).", "共 {n} 张卡片。"),

@@ -181,7 +181,7 @@ def _ask_card(
         ui.say(
             ui.t("over_budget", seconds=seconds, budget=budget)
             if not ui.plain
-            else f"WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
+            else ui.t("over_budget_plain", seconds=seconds, budget=budget),
             style="bold red",
         )
     result = _show_reveal(ui, card, lang, typed, cards)
@@ -193,17 +193,13 @@ def _ask_card(
     )
     def busy(attempt: int) -> None:
         if attempt == 1:
-            ui.say(
-                f"The progress file is locked by another program; your rating ({RATINGS[rating]}) is kept "
-                "and will be saved as soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
-                style="yellow",
-            )
+            ui.say(ui.t("busy", rating=ui.rating(rating)), style="yellow")
 
     if not record:
         entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result,
                  "due": new_state.due.astimezone(UTC)}
         session.log.append(entry)
-        ui.say(f"Not saved to your schedule ({RATINGS[rating]}): --no-schedule.", style="dim")
+        ui.say(ui.t("not_saved", rating=ui.rating(rating)), style="dim")
         return entry
     session.pending = f"{card.id} ({RATINGS[rating]})"
     try:
@@ -269,7 +265,7 @@ def cmd_study(
             i += 1
             num = bank.CHAPTERS[card.chapter]["number"]
             again = " · " + ("再来一次" if ui.lang == "zh" else "again") if returns.get(card.id) else ""
-            header = f"[{i}/{len(queue)}] ch.{num} · {card.level} · {card.id}{again}"
+            header = f"[{i}/{len(queue)}] ch.{num} · {level_label(card.level, ui.lang)} · {card.id}{again}"
             entry = _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
             # learning steps: a card due again within the session (rated again/hard while learning) comes back
             if entry["due"] - _now() <= LEARN_AHEAD and returns.get(card.id, 0) < MAX_RETURNS:
@@ -323,21 +319,19 @@ def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[b
 def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card], session: Session) -> int:
     basics = [c for c in _ordered(_filter(cards, args.chapter)) if c.level == "basic"]
     if not basics:
-        ui.say("No basic question to start a mock interview with.")
+        ui.say(ui.t("no_basic"))
         return 1
     rng = random.Random(args.seed)
     chain = _mock_chain(rng.choice(basics), cards, args.rounds)
     ui.say(
-        f"Mock interview: {len(chain)} question(s), {args.budget:g} s budget per answer. "
-        "Answer aloud as you would in the room; Enter on an empty line when you are done. "
-        + ("Your ratings update the schedule (--no-schedule: practise without)." if args.schedule
-           else "--no-schedule: nothing is saved."),
+        ui.t("mock_intro", n=len(chain), budget=args.budget)
+        + ui.t("mock_scheduled" if args.schedule else "mock_unscheduled"),
         style="dim",
     )
     sched = _scheduler(store)
     try:
         for i, card in enumerate(chain, 1):
-            kind = "main question" if i == 1 else "follow-up"
+            kind = ui.t("main_question" if i == 1 else "follow_up")
             _ask_card(
                 ui,
                 store,
@@ -354,18 +348,20 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     except _Quit:
         pass
     if session.log:
-        ui.rule("Mock interview summary")
+        ui.rule(ui.t("mock_summary"))
         for e in session.log:
-            flag = " OVER BUDGET" if e["over"] else ""
-            cov = (
-                "" if e["result"] is None else f", {len(e['result'].covered)}/{e['result'].total} key points"
+            cov = "" if e["result"] is None else ui.t(
+                "mock_cov", covered=len(e["result"].covered), total=e["result"].total
             )
             ui.say(
-                f"{terminal_text(e['card'].question[args.lang])} ({e['card'].id}): "
-                f"{e['seconds']:.0f} s{flag}, rated {RATINGS[e['rating']]}{cov}"
+                ui.t(
+                    "mock_row", q=terminal_text(e["card"].question[args.lang]), cid=e["card"].id,
+                    secs=e["seconds"], flag=ui.t("mock_over") if e["over"] else "",
+                    rating=ui.rating(e["rating"]), cov=cov,
+                )
             )
         n_over = sum(e["over"] for e in session.log)
-        ui.say(f"{n_over} of {len(session.log)} answer(s) over the {args.budget:g} s budget.", style="bold")
+        ui.say(ui.t("mock_n_over", over=n_over, n=len(session.log), budget=args.budget), style="bold")
     return 0
 
 def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
