@@ -643,10 +643,8 @@ def test_a_failure_reason_repeated_by_every_check_is_said_once(tmp_path: Path) -
     failed = [n for n, (ok, _) in results.items() if not ok]
     messages = {results[n][1] for n in failed}
     assert len(failed) >= 3 and len(messages) == 1  # the same reason under every failing check
-    report = GradeReport(
-        tmp_path / "x.py", "sdpa", [CheckResult(n, "pass" if ok else "fail", m) for n, (ok, m) in results.items()]
-    )
-    text = format_report(report, plain=True)
+    checks = [CheckResult(n, "pass" if ok else "fail", m) for n, (ok, m) in results.items()]
+    text = format_report(GradeReport(tmp_path / "x.py", "sdpa", checks), plain=True)
     assert text.count("expected DTYPE = float64 in my settings") == 1, text
     assert text.count("-> (same reason as above)") == len(failed) - 1
 
