@@ -256,7 +256,7 @@ def cmd_optimize(args: Any, ui: Any, db: Any) -> int:
     )
     ui.say("Parameter   in use  →  fitted", style="bold")
     for i, (a, b) in enumerate(zip(fit.old, fit.new, strict=True)):
-        mark = "" if abs(a - b) < 5e-5 else "  *"
+        mark = "   " if abs(a - b) < 5e-5 else "  *"
         note = f"   {MEANING[i]}" if i in MEANING else ""
         ui.say(f"  w{i:<2}  {a:9.4f}  →  {b:9.4f}{mark}{note}")
     now = _now()
