@@ -241,3 +241,27 @@ def test_dry_run_and_no_at_the_prompt_store_nothing(fitted, tmp_path, monkeypatc
     assert code == 0 and "default FSRS parameters" in out
     with Store(db, write=False) as store:
         assert optimize.scheduler_parameters(store) == tuple(DEFAULT)
+
+
+def test_optimize_speaks_chinese(fitted, tmp_path, monkeypatch, capsys) -> None:
+    """--lang zh: the refusal, the table and the losses in Chinese (the English strings are gone)."""
+    few = tmp_path / "few.sqlite3"
+    write_log(few, TRAIN[:200])
+    have = optimize.countable_reviews(as_logs(TRAIN[:200]))
+    code, out = run(["optimize", "--lang", "zh", "--db", str(few)], monkeypatch, capsys)
+    assert code == 1 and f"你有 {have} 次；优化器至少需要 512 次" in out and "什么都没有改" in out
+    assert "Not enough" not in out and "review(s)" not in out
+    db = tmp_path / "p.sqlite3"
+    db.write_bytes(fitted["before"].read_bytes())
+    monkeypatch.setattr(optimize, "fit_parameters", lambda logs: list(fitted["rec"]["parameters"]))
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", NOW)
+    code, out = run(["optimize", "--lang", "zh", "--dry-run", "--db", str(db)], monkeypatch, capsys)
+    assert code == 0
+    needles = (
+        "用 532 次距上次复习一天以上的复习", "参数        当前    →  拟合", "“重来”后的初始稳定性（天）",
+        "一张新卡片两次答“良好”后", "  当前：对数损失 ", "  拟合：对数损失 ", "--dry-run：什么都没有保存。",
+    )
+    for needle in needles:
+        assert needle in out, needle
+    for english in ("Fitted on", "in use", "log-loss", "initial stability", "nothing was stored"):
+        assert english not in out, english

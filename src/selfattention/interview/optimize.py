@@ -53,6 +53,16 @@ MEANING = {
     11: "stability after a lapse",
     20: "forgetting-curve decay",
 }
+MEANING_ZH = {
+    0: "“重来”后的初始稳定性（天）",
+    1: "“困难”后的初始稳定性（天）",
+    2: "“良好”后的初始稳定性（天）",
+    3: "“简单”后的初始稳定性（天）",
+    4: "初始难度",
+    8: "答对时稳定性的增长（指数）",
+    11: "遗忘后的稳定性",
+    20: "遗忘曲线的衰减",
+}
 
 
 def review_logs(store: Store) -> list[fsrs.ReviewLog]:
@@ -219,71 +229,58 @@ def next_interval_days(parameters: Sequence[float], now: datetime) -> float:
     return (card.due - later) / timedelta(days=1)
 
 
-def _fmt_loss(loss: tuple[float, float, int]) -> str:
-    return f"log-loss {loss[0]:.4f}, RMSE {loss[1]:.4f}"
-
-
 def cmd_optimize(args: Any, ui: Any, db: Any) -> int:
     """``attention-rehearse optimize [--dry-run] [--yes] [--reset]`` (see the module docstring)."""
     from .schedule import _now
 
     if not db.exists() or (db.is_file() and db.stat().st_size == 0):
-        ui.say(f"No progress database at {db} yet: nothing to fit. Study first (`attention-rehearse`).")
+        ui.say(ui.t("op_no_db", db=db))
         return 1
     with Store(db, write=False) as store:  # reading and fitting never write: the file stays as it was
         if args.reset:
             if stored_parameters(store) is None:
-                ui.say("Already using the default FSRS parameters; nothing to reset.")
+                ui.say(ui.t("op_reset_none"))
                 return 0
             if args.dry_run:
-                ui.say("--dry-run: would go back to the default FSRS parameters; nothing was changed.")
+                ui.say(ui.t("op_reset_dry"))
                 return 0
         else:
-            logs_n = store.count_reviews()
-            ui.say(f"Reading {logs_n} review(s) from {db} …", style="dim")
+            ui.say(ui.t("op_reading", n=store.count_reviews(), db=db), style="dim")
             result = run_fit_with_message(store, ui)
             if isinstance(result, int):
                 return 1
     if args.reset:
         with Store(db, write=True) as store:
             save_parameters(store, None)
-        ui.say("Back to the default FSRS parameters; sessions schedule with them from now on.")
+        ui.say(ui.t("op_reset_done"))
         return 0
     fit = result
-    ui.say(
-        f"Fitted on {fit.countable} review(s) a day or more after the card's previous one "
-        f"({fit.reviews} answers in all) in {fit.seconds:.1f} s.",
-    )
-    ui.say("Parameter   in use  →  fitted", style="bold")
+    ui.say(ui.t("op_fitted", countable=fit.countable, reviews=fit.reviews, secs=fit.seconds))
+    ui.say(ui.t("op_table"), style="bold")
+    meaning = MEANING_ZH if ui.lang == "zh" else MEANING
     for i, (a, b) in enumerate(zip(fit.old, fit.new, strict=True)):
         mark = "   " if abs(a - b) < 5e-5 else "  *"
-        note = f"   {MEANING[i]}" if i in MEANING else ""
-        ui.say(f"  w{i:<2}  {a:9.4f}  →  {b:9.4f}{mark}{note}")
+        note = f"   {meaning[i]}" if i in meaning else ""
+        ui.say(f"  w{i:<2}  {a:9.4f}  →  {b:9.4f}{mark}{note}".rstrip())
     now = _now()
-    ui.say(
-        f"A new card answered 'good' twice: next interval {next_interval_days(fit.old, now):.1f} days → "
-        f"{next_interval_days(fit.new, now):.1f} days."
-    )
-    ui.say(f"How well each predicts your log (lower is better; {fit.new_loss[2]} reviews, in-sample):")
-    ui.say(f"  in use: {_fmt_loss(fit.old_loss)}")
-    ui.say(f"  fitted: {_fmt_loss(fit.new_loss)}")
+    ui.say(ui.t("op_interval", old=next_interval_days(fit.old, now), new=next_interval_days(fit.new, now)))
+    ui.say(ui.t("op_how_well", n=fit.new_loss[2]))
+    for key, loss in (("op_in_use", fit.old_loss), ("op_fitted_row", fit.new_loss)):
+        ui.say(ui.t(key, ll=loss[0], rmse=loss[1]))
     if not fit.better:
-        ui.say("The fitted parameters do not predict your log better than those in use: nothing was changed.")
+        ui.say(ui.t("op_not_better"))
         return 0
     if args.dry_run:
-        ui.say("--dry-run: nothing was stored.")
+        ui.say(ui.t("op_dry"))
         return 0
     if not args.yes:
-        answer = ui.ask("Schedule with the fitted parameters from now on? [y/N] ")
-        if answer is None or answer.strip().lower() not in ("y", "yes"):
-            ui.say("Nothing was stored; the schedule keeps the parameters in use.")
+        answer = ui.ask(ui.t("op_ask"))
+        if answer is None or answer.strip().lower() not in ("y", "yes", "是"):
+            ui.say(ui.t("op_declined"))
             return 0
     with Store(db, write=True) as store:
         save_parameters(store, fit.record(now))
-    ui.say(
-        "Stored. Study and mock sessions schedule with the fitted parameters from each card's next rating on "
-        "(`attention-rehearse optimize --reset` goes back to the defaults)."
-    )
+    ui.say(ui.t("op_stored"))
     return 0
 
 
@@ -292,14 +289,8 @@ def run_fit_with_message(store: Store, ui: Any) -> Fit | int:
     try:
         result = run_fit(store)
     except ImportError:
-        ui.say(
-            'The FSRS optimizer is not installed: pip install "fsrs[optimizer]" (it needs torch and pandas).'
-        )
+        ui.say(ui.t("op_no_optimizer"))
         return -1
     if isinstance(result, int):
-        ui.say(
-            f"Not enough reviews to fit yet: you have {result} review(s) made a day or more after the card's "
-            f"previous one; the optimizer needs at least {MIN_REVIEWS} (below that py-fsrs returns the "
-            f"defaults unchanged). Nothing was changed."
-        )
+        ui.say(ui.t("op_too_few", have=result, need=MIN_REVIEWS))
     return result

@@ -89,6 +89,74 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{over} of {n} answer(s) over the {budget:g} s budget.",
         "{n} 个回答中有 {over} 个超过了 {budget:g} 秒。",
     ),
+    # optimize
+    "op_no_db": (
+        "No progress database at {db} yet: nothing to fit. Study first (`attention-rehearse`).",
+        "{db} 还没有进度数据库：没有可拟合的记录。先复习一阵（`attention-rehearse`）。",
+    ),
+    "op_reset_none": (
+        "Already using the default FSRS parameters; nothing to reset.",
+        "已经在用默认的 FSRS 参数，无需重置。",
+    ),
+    "op_reset_dry": (
+        "--dry-run: would go back to the default FSRS parameters; nothing was changed.",
+        "--dry-run：会改回默认的 FSRS 参数；什么都没有改。",
+    ),
+    "op_reset_done": (
+        "Back to the default FSRS parameters; sessions schedule with them from now on.",
+        "已改回默认的 FSRS 参数；之后的复习按它们安排。",
+    ),
+    "op_reading": ("Reading {n} review(s) from {db} …", "正在读取 {db} 中的 {n} 条复习记录…"),
+    "op_too_few": (
+        "Not enough reviews to fit yet: you have {have} review(s) made a day or more after the card's "
+        "previous one; the optimizer needs at least {need} (below that py-fsrs returns the defaults "
+        "unchanged). "
+        "Nothing was changed.",
+        "复习记录还不够拟合：距同一张卡片上次复习一天以上的复习，你有 {have} 次；优化器至少需要 {need} 次"
+        "（少于这个数 py-fsrs 会原样返回默认参数）。什么都没有改。",
+    ),
+    "op_no_optimizer": (
+        'The FSRS optimizer is not installed: pip install "fsrs[optimizer]" (it needs torch and pandas).',
+        '没有安装 FSRS 优化器：pip install "fsrs[optimizer]"（需要 torch 和 pandas）。',
+    ),
+    "op_fitted": (
+        "Fitted on {countable} review(s) a day or more after the card's previous one ({reviews} answers in "
+        "all) in {secs:.1f} s.",
+        "用 {countable} 次距上次复习一天以上的复习（共 {reviews} 个回答）拟合，用时 {secs:.1f} 秒。",
+    ),
+    "op_table": ("Parameter   in use  →  fitted", "参数        当前    →  拟合"),
+    "op_interval": (
+        "A new card answered 'good' twice: next interval {old:.1f} days → {new:.1f} days.",
+        "一张新卡片两次答“良好”后，下一个间隔：{old:.1f} 天 → {new:.1f} 天。",
+    ),
+    "op_how_well": (
+        "How well each predicts your log (lower is better; {n} reviews, in-sample):",
+        "两组参数对你的记录的预测（越低越好；{n} 次复习，样本内）：",
+    ),
+    "op_in_use": (
+        "  in use: log-loss {ll:.4f}, RMSE {rmse:.4f}", "  当前：对数损失 {ll:.4f}，RMSE {rmse:.4f}"
+    ),
+    "op_fitted_row": (
+        "  fitted: log-loss {ll:.4f}, RMSE {rmse:.4f}", "  拟合：对数损失 {ll:.4f}，RMSE {rmse:.4f}"
+    ),
+    "op_not_better": (
+        "The fitted parameters do not predict your log better than those in use: nothing was changed.",
+        "拟合出的参数并不比当前参数更能预测你的记录：什么都没有改。",
+    ),
+    "op_dry": ("--dry-run: nothing was stored.", "--dry-run：什么都没有保存。"),
+    "op_ask": (
+        "Schedule with the fitted parameters from now on? [y/N] ", "以后按拟合出的参数安排复习吗？[y/N] "
+    ),
+    "op_declined": (
+        "Nothing was stored; the schedule keeps the parameters in use.",
+        "什么都没有保存；复习计划继续用当前参数。",
+    ),
+    "op_stored": (
+        "Stored. Study and mock sessions schedule with the fitted parameters from each card's next rating on "
+        "(`attention-rehearse optimize --reset` goes back to the defaults).",
+        "已保存。从每张卡片的下一次评分起，复习和模拟面试都按拟合出的参数安排"
+        "（`attention-rehearse optimize --reset` 可改回默认参数）。",
+    ),
     # list
     "list_heads": ("id|chapter|level|state|due|question", "编号|章节|难度|状态|到期|问题"),
     "n_cards": ("{n} card(s).", "共 {n} 张卡片。"),
