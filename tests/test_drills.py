@@ -629,6 +629,26 @@ def test_format_report_marks(tmp_path: Path) -> None:
     assert plain.splitlines()[-1] == f"{sum(ok for ok, _ in results.values())}/{len(results)} checks passed."
 
 
+def test_a_failure_reason_repeated_by_every_check_is_said_once(tmp_path: Path) -> None:
+    """Issue 15, point 6: one wrong setting (here every call raises the same error) used to print the same
+    message under all the failing checks; the report now says it once, then "(same reason as above)"."""
+    source = (
+        "# drill: sdpa\n"
+        "def scaled_dot_product_attention(q, k, v, mask=None):\n"
+        "    raise RuntimeError('expected DTYPE = float64 in my settings')\n"
+    )
+    results = _grade_in_process(tmp_path, source)
+    from selfattention.interview.grader import CheckResult
+
+    failed = [n for n, (ok, _) in results.items() if not ok]
+    messages = {results[n][1] for n in failed}
+    assert len(failed) >= 3 and len(messages) == 1  # the same reason under every failing check
+    checks = [CheckResult(n, "pass" if ok else "fail", m) for n, (ok, m) in results.items()]
+    text = format_report(GradeReport(tmp_path / "x.py", "sdpa", checks), plain=True)
+    assert text.count("expected DTYPE = float64 in my settings") == 1, text
+    assert text.count("-> (same reason as above)") == len(failed) - 1
+
+
 def test_drill_command_writes_scaffold_lists_and_never_overwrites(tmp_path: Path, capsys) -> None:
     assert main(["drill", "--list"]) == 0
     listing = capsys.readouterr().out

@@ -493,7 +493,7 @@ def test_real_bank_lists_and_exports(tmp_path, monkeypatch, capsys) -> None:
     cards = bank.load_cards()
     monkeypatch.setattr(bank, "load_cards", lambda directory=None: cards)  # parse the YAML once, not 4 times
     out = _run_piped(["list", "--plain", "--lang", "zh"], "", monkeypatch, capsys)
-    assert f"{len(cards)} card(s)." in out
+    assert f"共 {len(cards)} 张卡片。" in out
     assert all(c.id in out for c in cards)
     assert main(["export-anki", str(tmp_path / "real.apkg")]) == 0
     assert f"wrote {len(cards)} notes" in capsys.readouterr().out
@@ -742,3 +742,112 @@ def test_time_up_alert_keeps_the_line_being_typed(env) -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+# -- list and stats in Chinese; one "due now" label (issue 15, points 8 and 7) ----------------------------
+_ENGLISH_UI = re.compile(
+    r"card\(s\)|\b(?:id|chapter|level|state|due|question|new|learning|review|basic|follow-up|deep|"
+    r"cards in the bank|seen|learned|reviews|again-rate|lapses?|Weakest|Progress|parameters|defaults|"
+    r"in all|now|min|days)\b"
+)
+
+
+def _terminal(argv: list[str], env: dict[str, str], cols: int) -> list[str]:
+    """The real command on a pseudo-terminal ``cols`` wide (pexpect); its screen lines, escapes removed."""
+    child = pexpect.spawn(
+        sys.executable, ["-m", "selfattention.rehearse", *argv], env={**os.environ, "COLUMNS": str(cols)},
+        encoding="utf-8", timeout=60, dimensions=(50, cols),
+    )
+    child.logfile_read = log = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, log.getvalue()
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.getvalue()).replace("\r", "").splitlines()
+
+
+def _english_left(lines: list[str]) -> list[str]:
+    """English interface words left on the screen once card ids, chapter slugs and `commands` are removed."""
+    text = "\n".join(lines)
+    for cid in FIXTURE_IDS:
+        text = text.replace(cid, "")
+    text = re.sub(r"\b\d\d_[a-z_]+\b|`[^`]*`|py-fsrs \S+|FSRS|UTC|--\w+", "", text)
+    return _ENGLISH_UI.findall(text)
+
+
+def test_list_and_stats_speak_chinese_in_a_terminal(env, monkeypatch, capsys) -> None:
+    """--lang zh: every interface string of `list` and `stats` in Chinese, at 80 and 120 columns, each
+    line within the terminal's width (a Chinese character is two columns)."""
+    _run_piped(["--plain", "--limit", "3"], "\n3\n\n1\n\n4\n", monkeypatch, capsys)  # good, again, easy
+    for cols in (80, 120):  # 80: two lines per card; 120: the table
+        lines = _terminal(["list", "--lang", "zh"], env, cols)
+        text = "\n".join(lines)
+        assert all(display_width(ln) <= cols for ln in lines), max(lines, key=display_width)
+        assert lines[-1].strip() == "共 4 张卡片。"
+        assert "学习中" in text and "复习中" in text and "新卡" in text and "基础" in text and "追问" in text
+        assert "10 分钟后" in text and "1 分钟后" in text
+        assert "问题 fx-scale？" in text
+        if cols == 120:
+            assert all(h in text for h in ("编号", "章节", "难度", "状态", "到期", "问题"))
+        assert not _english_left(lines), _english_left(lines)
+    lines = _terminal(["stats", "--lang", "zh"], env, 80)
+    text = "\n".join(lines)
+    assert all(display_width(ln) <= 80 for ln in lines), max(lines, key=display_width)
+    for needle in ("学习进度", "题库卡片：", "4（学过 3，没学过 1）", "现在到期：", "已掌握：", "复习次数：",
+                   "重来率 33%", "FSRS 参数：", "默认参数", "未来 7 天到期（从今天起）：", "最薄弱的章节",
+                   "3 次复习中重来 33%，遗忘 0 次"):
+        assert needle in text, needle
+    assert not _english_left(lines), _english_left(lines)
+    # and English stays English
+    lines = _terminal(["stats"], env, 80)
+    assert "cards in the bank: 4  (seen 3, never seen 1)" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("lang, label, summary", [
+    ("en", "due now", "Next due: fx-variance due now (2026-01-05 09:01 UTC)."),
+    ("zh", "现在到期", "下一张到期：fx-variance，现在到期（2026-01-05 09:01 UTC）。"),
+])
+def test_one_due_now_label_in_list_stats_and_study(env, monkeypatch, capsys, lang, label, summary) -> None:
+    """A card that is due reads the same in `list`, `stats` and the end of a study session; a card due in
+    30 s is not called due (study would not show it)."""
+    _run_piped(["--plain", "--limit", "2"], "\n1\n\n1\n", monkeypatch, capsys)  # both "again": due 09:01
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(seconds=30)).isoformat())
+    out = _run_piped(["list", "--plain", "--lang", lang], "", monkeypatch, capsys)
+    row = next(ln for ln in out.splitlines() if ln.startswith("fx-variance"))
+    assert ("in 1 min" if lang == "en" else "1 分钟后") in row and label not in row
+    out = _run_piped(["--plain", "--new", "0", "--lang", lang], "", monkeypatch, capsys)
+    assert ("Nothing is due right now." if lang == "en" else "现在没有到期的卡片。") in out
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(minutes=5)).isoformat())
+    out = _run_piped(["list", "--plain", "--lang", lang], "", monkeypatch, capsys)
+    row = next(ln for ln in out.splitlines() if ln.startswith("fx-variance"))
+    assert re.search(rf"\s{label}\s", row), row
+    out = _run_piped(["stats", "--lang", lang], "", monkeypatch, capsys)
+    assert re.search(rf"^{label}[:：]\s*2", out, re.M), out
+    # study one of the two due cards (easy): the summary says the other one is due, with the same label
+    out = _run_piped(["--plain", "--new", "0", "--limit", "1", "--lang", lang], "\n4\n", monkeypatch, capsys)
+    assert summary in out, out
+
+
+def test_mock_interview_speaks_chinese_in_a_terminal(env, term) -> None:
+    """--lang zh in a mock interview: intro, headers, over-budget warning, summary rows all in Chinese."""
+    t = _spawn(term, ["mock", "--lang", "zh", "--seed", "1", "--chapter", "3", "--budget", "0.5"])
+    t.expect("模拟面试：")
+    t.expect("主问题")
+    t.expect("面试官")
+    t.expect("空行回车显示答案")
+    t.expect("秒到了")  # the 0.5 s alert, then reveal: over budget
+    t.sendline("")
+    t.expect("超时")
+    t.expect("答得怎么样")
+    t.sendline("3")
+    t.expect("追问")
+    t.sendline("")
+    t.expect("答得怎么样")
+    t.sendline("q")
+    t.expect("模拟面试小结")
+    t.expect(r"问题 fx-scale？（fx-scale）：\d+ 秒，超时，自评良好")
+    t.expect(r"1 个回答中有 1 个超过了 0\.5 秒。")
+    code, rest = t.finish()
+    assert code == 0
+    out = t.child.before + rest
+    for english in ("Mock interview", "main question", "follow-up", "rated", "OVER BUDGET", "answer(s)"):
+        assert english not in out, english

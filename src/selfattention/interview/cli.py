@@ -1,6 +1,7 @@
 """``attention-rehearse``: the command line (arguments, dispatch to the session loop, the store, the grader).
 
-Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``export-anki``, ``drill``, ``grade``.
+Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``optimize``, ``export-anki``, ``drill``,
+``grade``.
 Progress lives in SQLite (see ``store.py``); every answer is committed the moment it is rated.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from . import bank
 from .anki import export_anki
+from .optimize import MIN_REVIEWS
 from .render import UI
 from .schedule import ENV_NOW, _filter, _now
 from .session import Session, cmd_list, cmd_mock, cmd_stats, cmd_study
@@ -48,6 +50,7 @@ examples:
   attention-rehearse --chapter 3 --lang zh
   attention-rehearse mock --budget 90     a basic question and its follow-ups, 90 s per answer
   attention-rehearse stats
+  attention-rehearse optimize --dry-run   fit FSRS to your own reviews and show what would change
   attention-rehearse drill sdpa --out sdpa.py && attention-rehearse grade sdpa.py
 """
 
@@ -78,7 +81,7 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
     return value
 
-def _add_common(p: argparse.ArgumentParser, top: bool) -> None:
+def _add_common(p: argparse.ArgumentParser, top: bool, anki_lang: bool = False) -> None:
     """Options every subcommand accepts; subparsers default to SUPPRESS so they don't reset the top level."""
     d = (lambda v: v) if top else (lambda v: argparse.SUPPRESS)
     p.add_argument(
@@ -87,7 +90,11 @@ def _add_common(p: argparse.ArgumentParser, top: bool) -> None:
         default=d(None),
         help=f"progress database (default: ${ENV_DB} or the user data dir)",
     )
-    p.add_argument("--lang", choices=bank.LANGS, default=d("en"), help="language of questions and answers")
+    if not anki_lang:
+        p.add_argument(
+            "--lang", choices=bank.LANGS, default=None if top else argparse.SUPPRESS,
+            help="language of questions, answers and the interface (default en)",
+        )
     p.add_argument(
         "--plain",
         action="store_true",
@@ -142,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
             description=f"{help_}\n\n({MORE_HELP})",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        _add_common(sp, top=False)
+        _add_common(sp, top=False, anki_lang=name == "export-anki")
         return sp
 
     sp = add("study", "study the cards that are due (the default command)")
@@ -174,10 +181,23 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("list", "list the cards: id, chapter, level, due state")
     _add_selection(sp, top=False)
 
-    add("stats", "progress: due now, learned, reviews, weakest chapters")
+    add("stats", "progress: due now, learned, reviews, weakest chapters, FSRS parameters in use")
 
-    sp = add("export-anki", "write an Anki deck (.apkg) with every card, both languages")
+    sp = add(
+        "optimize",
+        f"fit the FSRS parameters to your own review log (needs {MIN_REVIEWS} reviews a day or more apart)",
+    )
+    sp.add_argument("--dry-run", action="store_true", help="fit and show, store nothing")
+    sp.add_argument("--yes", action="store_true", help="store the fitted parameters without asking")
+    sp.add_argument("--reset", action="store_true", help="go back to py-fsrs's default parameters")
+
+    sp = add("export-anki", "write an Anki deck (.apkg) with every card, in both languages or one")
     _add_selection(sp, top=False)
+    sp.add_argument(
+        "--lang", dest="anki_lang", choices=("both", *bank.LANGS), default=None,
+        help="both (default): an English and a 中文 card per note; en or zh: one card per note, in a deck "
+        "and note type of its own",
+    )
     sp.add_argument("path", metavar="PATH", help="output file, e.g. attention.apkg")
     sp.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
@@ -216,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "study"
+    args.explicit_lang = args.lang  # None unless --lang was given (before the subcommand)
+    args.lang = args.lang or "en"
     if getattr(args, "chapter", None) is not None:
         try:
             args.chapter = resolve_chapter(args.chapter)
@@ -263,11 +285,21 @@ def _dispatch(
                 file=sys.stderr,
             )
             return 1
-        n = export_anki(_filter(cards, args.chapter), Path(args.path))
-        print(f"wrote {n} notes (English and 中文 cards) to {args.path}")
+        variant = args.anki_lang or args.explicit_lang or "both"
+        n = export_anki(_filter(cards, args.chapter), Path(args.path), variant)
+        what = {"both": "English and 中文 cards", "en": "English cards", "zh": "中文 cards"}[variant]
+        print(f"wrote {n} notes ({what}) to {args.path}")
         return 0
     ui = UI(plain, args.lang)
     db = Path(args.db) if args.db else default_db_path()
+    if command == "optimize":
+        from .optimize import cmd_optimize
+
+        try:
+            return cmd_optimize(args, ui, db)
+        except StoreError as exc:
+            print(f"attention-rehearse: error: {exc}", file=sys.stderr)
+            return 1
     reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
     try:
         if reading and (not db.exists() or (db.is_file() and db.stat().st_size == 0)):

@@ -47,7 +47,165 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This session: {parts} · {mins} min {secs} s in all.", "本次：{parts} · 共 {mins} 分 {secs} 秒。"
     ),
     "next_due": ("Next due: {cid} {when} ({at} UTC).", "下一张到期：{cid}，{when}（{at} UTC）。"),
+    "try_mock": (
+        "Try `attention-rehearse mock`, or --new N to add new cards.",
+        "可以试试 `attention-rehearse mock`，或用 --new N 加入新卡片。",
+    ),
+    "over_budget_plain": (
+        "WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
+        "警告，超时：{budget:g} 秒的回答用了 {seconds:.0f} 秒。",
+    ),
+    "busy": (
+        "The progress file is locked by another program; your rating ({rating}) is kept and will be saved as "
+        "soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
+        "进度文件被另一个程序锁住了；你的评分（{rating}）会保留，文件一释放就保存。"
+        "等待中…（Ctrl-C 放弃这次评分）",
+    ),
+    "not_saved": (
+        "Not saved to your schedule ({rating}): --no-schedule.", "未计入复习计划（{rating}）：--no-schedule。"
+    ),
+    # mock interview
+    "no_basic": ("No basic question to start a mock interview with.", "没有可以开始模拟面试的基础问题。"),
+    "mock_intro": (
+        "Mock interview: {n} question(s), {budget:g} s budget per answer. Answer aloud as you would in the "
+        "room; Enter on an empty line when you are done. ",
+        "模拟面试：{n} 个问题，每个回答 {budget:g} 秒。像在面试现场一样口头回答；答完在空行按回车。",
+    ),
+    "mock_scheduled": (
+        "Your ratings update the schedule (--no-schedule: practise without).",
+        "你的评分会更新复习计划（--no-schedule：只练习，不计入）。",
+    ),
+    "mock_unscheduled": ("--no-schedule: nothing is saved.", "--no-schedule：什么都不保存。"),
+    "main_question": ("main question", "主问题"),
+    "follow_up": ("follow-up", "追问"),
+    "mock_summary": ("Mock interview summary", "模拟面试小结"),
+    "mock_row": (
+        "{q} ({cid}): {secs:.0f} s{flag}, rated {rating}{cov}",
+        "{q}（{cid}）：{secs:.0f} 秒{flag}，自评{rating}{cov}",
+    ),
+    "mock_over": (" OVER BUDGET", "，超时"),
+    "mock_cov": (", {covered}/{total} key points", "，要点 {covered}/{total}"),
+    "mock_n_over": (
+        "{over} of {n} answer(s) over the {budget:g} s budget.",
+        "{n} 个回答中有 {over} 个超过了 {budget:g} 秒。",
+    ),
+    # optimize
+    "op_no_db": (
+        "No progress database at {db} yet: nothing to fit. Study first (`attention-rehearse`).",
+        "{db} 还没有进度数据库：没有可拟合的记录。先复习一阵（`attention-rehearse`）。",
+    ),
+    "op_reset_none": (
+        "Already using the default FSRS parameters; nothing to reset.",
+        "已经在用默认的 FSRS 参数，无需重置。",
+    ),
+    "op_reset_dry": (
+        "--dry-run: would go back to the default FSRS parameters; nothing was changed.",
+        "--dry-run：会改回默认的 FSRS 参数；什么都没有改。",
+    ),
+    "op_reset_done": (
+        "Back to the default FSRS parameters; sessions schedule with them from now on.",
+        "已改回默认的 FSRS 参数；之后的复习按它们安排。",
+    ),
+    "op_reading": ("Reading {n} review(s) from {db} …", "正在读取 {db} 中的 {n} 条复习记录…"),
+    "op_too_few": (
+        "Not enough reviews to fit yet: you have {have} review(s) made a day or more after the card's "
+        "previous one; the optimizer needs at least {need} (below that py-fsrs returns the defaults "
+        "unchanged). "
+        "Nothing was changed.",
+        "复习记录还不够拟合：距同一张卡片上次复习一天以上的复习，你有 {have} 次；优化器至少需要 {need} 次"
+        "（少于这个数 py-fsrs 会原样返回默认参数）。什么都没有改。",
+    ),
+    "op_no_optimizer": (
+        'The FSRS optimizer is not installed: pip install "fsrs[optimizer]" (it needs torch and pandas).',
+        '没有安装 FSRS 优化器：pip install "fsrs[optimizer]"（需要 torch 和 pandas）。',
+    ),
+    "op_fitted": (
+        "Fitted on {countable} review(s) a day or more after the card's previous one ({reviews} answers in "
+        "all) in {secs:.1f} s.",
+        "用 {countable} 次距上次复习一天以上的复习（共 {reviews} 个回答）拟合，用时 {secs:.1f} 秒。",
+    ),
+    "op_table": ("Parameter   in use  →  fitted", "参数        当前    →  拟合"),
+    "op_interval": (
+        "A new card answered 'good' twice: next interval {old:.1f} days → {new:.1f} days.",
+        "一张新卡片两次答“良好”后，下一个间隔：{old:.1f} 天 → {new:.1f} 天。",
+    ),
+    "op_how_well": (
+        "How well each predicts your log (lower is better; {n} reviews, in-sample):",
+        "两组参数对你的记录的预测（越低越好；{n} 次复习，样本内）：",
+    ),
+    "op_in_use": (
+        "  in use: log-loss {ll:.4f}, RMSE {rmse:.4f}", "  当前：对数损失 {ll:.4f}，RMSE {rmse:.4f}"
+    ),
+    "op_fitted_row": (
+        "  fitted: log-loss {ll:.4f}, RMSE {rmse:.4f}", "  拟合：对数损失 {ll:.4f}，RMSE {rmse:.4f}"
+    ),
+    "op_not_better": (
+        "The fitted parameters do not predict your log better than those in use: nothing was changed.",
+        "拟合出的参数并不比当前参数更能预测你的记录：什么都没有改。",
+    ),
+    "op_dry": ("--dry-run: nothing was stored.", "--dry-run：什么都没有保存。"),
+    "op_ask": (
+        "Schedule with the fitted parameters from now on? [y/N] ", "以后按拟合出的参数安排复习吗？[y/N] "
+    ),
+    "op_declined": (
+        "Nothing was stored; the schedule keeps the parameters in use.",
+        "什么都没有保存；复习计划继续用当前参数。",
+    ),
+    "op_stored": (
+        "Stored. Study and mock sessions schedule with the fitted parameters from each card's next rating on "
+        "(`attention-rehearse optimize --reset` goes back to the defaults).",
+        "已保存。从每张卡片的下一次评分起，复习和模拟面试都按拟合出的参数安排"
+        "（`attention-rehearse optimize --reset` 可改回默认参数）。",
+    ),
+    # list
+    "list_heads": ("id|chapter|level|state|due|question", "编号|章节|难度|状态|到期|问题"),
+    "n_cards": ("{n} card(s).", "共 {n} 张卡片。"),
+    # stats
+    "progress": ("Progress", "学习进度"),
+    "st_bank": ("cards in the bank", "题库卡片"),
+    "st_bank_v": ("{cards}  (seen {seen}, never seen {new})", "{cards}（学过 {seen}，没学过 {new}）"),
+    "st_due": ("due now", "现在到期"),
+    "st_due_v": ("{due}  (+ {new} new)", "{due}（另有 {new} 张新卡）"),
+    "st_learned": ("learned", "已掌握"),
+    "st_learned_v": ("{n}  (in long-term review)", "{n}（进入长期复习）"),
+    "st_reviews": ("reviews", "复习次数"),
+    "st_reviews_v": (
+        "{n}  (again-rate {rate:.0%}, mean {secs:.0f} s per answer)",
+        "{n}（重来率 {rate:.0%}，平均每题 {secs:.0f} 秒）",
+    ),
+    "st_params": ("FSRS parameters", "FSRS 参数"),
+    "st_params_default": (
+        "defaults (py-fsrs {version}); `attention-rehearse optimize` fits your own once you have {min} "
+        "reviews a day or more apart (you have {have})",
+        "默认参数（py-fsrs {version}）；当你有 {min} 次间隔一天以上的复习后，`attention-rehearse optimize` "
+        "会按你自己的记录拟合（目前 {have} 次）",
+    ),
+    "st_params_fitted": (
+        "fitted to {n} of your reviews on {day} (log-loss {before:.4f} → {after:.4f})",
+        "按你的 {n} 次复习拟合于 {day}（对数损失 {before:.4f} → {after:.4f}）",
+    ),
+    "st_none": (
+        "No answers yet: run `attention-rehearse` to start.", "还没有回答：运行 `attention-rehearse` 开始。"
+    ),
+    "st_forecast": (
+        "due in the next 7 days (today first): {days}  ({total} in all)",
+        "未来 7 天到期（从今天起）：{days}（共 {total} 张）",
+    ),
+    "st_weakest": ("Weakest chapters (again-rate, lapses):", "最薄弱的章节（重来率、遗忘次数）："),
+    "st_chapter": (
+        "again {rate:.0%} of {n} review(s), {lapses} lapse(s)",
+        "{n} 次复习中重来 {rate:.0%}，遗忘 {lapses} 次",
+    ),
 }
+STATE_NAMES = {
+    "en": {"new": "new", "learning": "learning", "review": "review", "relearning": "relearning"},
+    "zh": {"new": "新卡", "learning": "学习中", "review": "复习中", "relearning": "重新学习"},
+}
+LEVEL_NAMES = {
+    "en": {"basic": "basic", "follow-up": "follow-up", "deep": "deep"},
+    "zh": {"basic": "基础", "follow-up": "追问", "deep": "深入"},
+}
+DUE_NOW = {"en": "due now", "zh": "现在到期"}  # the one label for "due now" in list, stats and study
 RATING_NAMES = {
     "en": {1: "again", 2: "hard", 3: "good", 4: "easy"},
     "zh": {1: "重来", 2: "困难", 3: "良好", 4: "简单"},
@@ -176,6 +334,10 @@ class UI:
         en, zh = MESSAGES[key]
         return (zh if self.lang == "zh" else en).format(**fields)
 
+    def ljust(self, text: str, width: int) -> str:
+        """``text`` padded with spaces to ``width`` display columns (a Chinese character is two)."""
+        return text + " " * max(0, width - display_width(text))
+
     def rating(self, value: int) -> str:
         """'good' / '良好'."""
         return RATING_NAMES["zh" if self.lang == "zh" else "en"][value]
@@ -247,12 +409,14 @@ class UI:
         return line
 
 def _human_delta(delta: timedelta, lang: str = "en") -> str:
+    """'due now' (due or overdue: the one label list, stats and study share), 'in 10 min', 'in 3 days'."""
     s = delta.total_seconds()
     zh = lang == "zh"
-    if s < 60:
-        return "现在" if zh else "now"
-    if s < 3600:
-        return f"{round(s / 60)} 分钟后" if zh else f"in {round(s / 60)} min"
+    if s <= 0:
+        return DUE_NOW["zh" if zh else "en"]
+    if s < 3600:  # not due yet, even a few seconds before: never 'now' for a card study would not show
+        m = max(1, round(s / 60))
+        return f"{m} 分钟后" if zh else f"in {m} min"
     if s < 86400:
         return f"{round(s / 3600)} 小时后" if zh else f"in {round(s / 3600)} h"
     return f"{round(s / 86400)} 天后" if zh else f"in {round(s / 86400)} days"

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import bank
-from .render import _human_delta
+from .render import LEVEL_NAMES, STATE_NAMES, _human_delta
 from .store import Store, parse_now
 
 ENV_NOW = "ATTENTION_REHEARSE_NOW"
@@ -19,10 +19,15 @@ RATINGS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 def _now() -> datetime:
     return parse_now(os.environ.get(ENV_NOW))
 
-def _scheduler() -> Any:
+def _scheduler(store: Store | None = None) -> Any:
+    """The FSRS scheduler of a session: the parameters fitted by ``optimize`` if ``store`` keeps them,
+    else py-fsrs's defaults; no fuzzing (deterministic intervals; the deck is small)."""
     import fsrs
 
-    return fsrs.Scheduler(enable_fuzzing=False)  # deterministic intervals; the deck is small
+    from .optimize import DEFAULTS, scheduler_parameters
+
+    params = DEFAULTS if store is None else scheduler_parameters(store)
+    return fsrs.Scheduler(parameters=params, enable_fuzzing=False)
 
 def select_study(
     cards: Sequence[bank.Card], states: dict[str, Any], now: datetime, limit: int, new_limit: int
@@ -41,13 +46,19 @@ def _ordered(cards: list[bank.Card]) -> list[bank.Card]:
     """Chapter order, basic card first within a chapter."""
     return [c for group in bank.cards_by_chapter(cards).values() for c in group]
 
-def _state_label(entry: Any, now: datetime) -> tuple[str, str]:
+def _state_label(entry: Any, now: datetime, lang: str = "en") -> tuple[str, str]:
+    """(state, due) as ``list`` shows them: 'review', 'in 3 days' / 'due now' (or in Chinese)."""
+    names = STATE_NAMES["zh" if lang == "zh" else "en"]
     if entry is None:
-        return "new", "-"
+        return names["new"], "-"
     card = entry[0]
-    state = {1: "learning", 2: "review", 3: "relearning"}[int(card.state)]
-    due = "due now" if card.due <= now else _human_delta(card.due - now)
-    return state, due
+    state = names[{1: "learning", 2: "review", 3: "relearning"}[int(card.state)]]
+    return state, _human_delta(card.due - now, lang)
+
+
+def level_label(level: str, lang: str = "en") -> str:
+    """'follow-up' / '追问'."""
+    return LEVEL_NAMES["zh" if lang == "zh" else "en"].get(level, level)
 
 def compute_stats(cards: list[bank.Card], store: Store, now: datetime) -> dict[str, Any]:
     """Numbers for ``stats``: due now, learned, reviews, again-rate and lapses per chapter."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import bank
 from .matcher import MatchResult
-from .render import UI, _human_delta, terminal_text, truncate
+from .render import UI, _human_delta, display_width, terminal_text, truncate
 from .schedule import (
     RATINGS,
     _filter,
@@ -23,6 +23,7 @@ from .schedule import (
     _scheduler,
     _state_label,
     compute_stats,
+    level_label,
     select_study,
 )
 from .store import Store, StoreError
@@ -180,7 +181,7 @@ def _ask_card(
         ui.say(
             ui.t("over_budget", seconds=seconds, budget=budget)
             if not ui.plain
-            else f"WARNING over budget: {seconds:.0f} s for a {budget:g} s answer.",
+            else ui.t("over_budget_plain", seconds=seconds, budget=budget),
             style="bold red",
         )
     result = _show_reveal(ui, card, lang, typed, cards)
@@ -192,17 +193,13 @@ def _ask_card(
     )
     def busy(attempt: int) -> None:
         if attempt == 1:
-            ui.say(
-                f"The progress file is locked by another program; your rating ({RATINGS[rating]}) is kept "
-                "and will be saved as soon as it is free. Waiting… (Ctrl-C gives up on this rating)",
-                style="yellow",
-            )
+            ui.say(ui.t("busy", rating=ui.rating(rating)), style="yellow")
 
     if not record:
         entry = {"card": card, "seconds": seconds, "rating": rating, "over": over, "result": result,
                  "due": new_state.due.astimezone(UTC)}
         session.log.append(entry)
-        ui.say(f"Not saved to your schedule ({RATINGS[rating]}): --no-schedule.", style="dim")
+        ui.say(ui.t("not_saved", rating=ui.rating(rating)), style="dim")
         return entry
     session.pending = f"{card.id} ({RATINGS[rating]})"
     try:
@@ -250,15 +247,16 @@ def cmd_study(
         ui.say(ui.t("nothing_due"))
         if upcoming:
             due, cid = upcoming[0]
-            ui.say(f"Next due: {cid} {_human_delta(due - now)} ({due.astimezone(UTC):%Y-%m-%d %H:%M} UTC).")
-        ui.say("Try `attention-rehearse mock`, or --new N to add new cards.")
+            when = _human_delta(due - now, ui.lang)
+            ui.say(ui.t("next_due", cid=cid, when=when, at=f"{due.astimezone(UTC):%Y-%m-%d %H:%M}"))
+        ui.say(ui.t("try_mock"))
         return 0
     n_new = sum(1 for c in queue if c.id not in states)
     ui.say(
         ui.t("to_rehearse", n=len(queue), due=len(queue) - n_new, new=n_new, path=store.path),
         style="dim",
     )
-    sched = _scheduler()
+    sched = _scheduler(store)
     returns: dict[str, int] = {}
     try:
         i = 0
@@ -267,7 +265,7 @@ def cmd_study(
             i += 1
             num = bank.CHAPTERS[card.chapter]["number"]
             again = " · " + ("再来一次" if ui.lang == "zh" else "again") if returns.get(card.id) else ""
-            header = f"[{i}/{len(queue)}] ch.{num} · {card.level} · {card.id}{again}"
+            header = f"[{i}/{len(queue)}] ch.{num} · {level_label(card.level, ui.lang)} · {card.id}{again}"
             entry = _ask_card(ui, store, sched, card, args.lang, header, "study", session, cards)
             # learning steps: a card due again within the session (rated again/hard while learning) comes back
             if entry["due"] - _now() <= LEARN_AHEAD and returns.get(card.id, 0) < MAX_RETURNS:
@@ -321,21 +319,19 @@ def _mock_chain(first: bank.Card, cards: list[bank.Card], rounds: int) -> list[b
 def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card], session: Session) -> int:
     basics = [c for c in _ordered(_filter(cards, args.chapter)) if c.level == "basic"]
     if not basics:
-        ui.say("No basic question to start a mock interview with.")
+        ui.say(ui.t("no_basic"))
         return 1
     rng = random.Random(args.seed)
     chain = _mock_chain(rng.choice(basics), cards, args.rounds)
     ui.say(
-        f"Mock interview: {len(chain)} question(s), {args.budget:g} s budget per answer. "
-        "Answer aloud as you would in the room; Enter on an empty line when you are done. "
-        + ("Your ratings update the schedule (--no-schedule: practise without)." if args.schedule
-           else "--no-schedule: nothing is saved."),
+        ui.t("mock_intro", n=len(chain), budget=args.budget)
+        + ui.t("mock_scheduled" if args.schedule else "mock_unscheduled"),
         style="dim",
     )
-    sched = _scheduler()
+    sched = _scheduler(store)
     try:
         for i, card in enumerate(chain, 1):
-            kind = "main question" if i == 1 else "follow-up"
+            kind = ui.t("main_question" if i == 1 else "follow_up")
             _ask_card(
                 ui,
                 store,
@@ -352,18 +348,20 @@ def cmd_mock(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     except _Quit:
         pass
     if session.log:
-        ui.rule("Mock interview summary")
+        ui.rule(ui.t("mock_summary"))
         for e in session.log:
-            flag = " OVER BUDGET" if e["over"] else ""
-            cov = (
-                "" if e["result"] is None else f", {len(e['result'].covered)}/{e['result'].total} key points"
+            cov = "" if e["result"] is None else ui.t(
+                "mock_cov", covered=len(e["result"].covered), total=e["result"].total
             )
             ui.say(
-                f"{terminal_text(e['card'].question[args.lang])} ({e['card'].id}): "
-                f"{e['seconds']:.0f} s{flag}, rated {RATINGS[e['rating']]}{cov}"
+                ui.t(
+                    "mock_row", q=terminal_text(e["card"].question[args.lang]), cid=e["card"].id,
+                    secs=e["seconds"], flag=ui.t("mock_over") if e["over"] else "",
+                    rating=ui.rating(e["rating"]), cov=cov,
+                )
             )
         n_over = sum(e["over"] for e in session.log)
-        ui.say(f"{n_over} of {len(session.log)} answer(s) over the {args.budget:g} s budget.", style="bold")
+        ui.say(ui.t("mock_n_over", over=n_over, n=len(session.log), budget=args.budget), style="bold")
     return 0
 
 def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
@@ -373,23 +371,25 @@ def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
     states = store.states()
     rows = []
     for c in _ordered(_filter(cards, args.chapter)):
-        state, due = _state_label(states.get(c.id), now)
+        state, due = _state_label(states.get(c.id), now, ui.lang)
         rows.append(
             (
                 c.id,
                 f"{bank.CHAPTERS[c.chapter]['number']:02d} {c.chapter}",
-                c.level,
+                level_label(c.level, ui.lang),
                 state,
                 due,
                 terminal_text(c.question[args.lang]),
             )
         )
-    heads = ("id", "chapter", "level", "state", "due", "question")
+    heads = tuple(ui.t("list_heads").split("|"))
     if ui.console is None:
-        widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(heads[:-1])]
-        print("  ".join(h.ljust(w) for h, w in zip(heads[:-1], widths, strict=True)) + "  question")
+        widths = [
+            max(display_width(h), *(display_width(r[j]) for r in rows)) for j, h in enumerate(heads[:-1])
+        ]
+        print("  ".join(ui.ljust(h, w) for h, w in zip(heads[:-1], widths, strict=True)) + "  " + heads[-1])
         for r in rows:
-            print("  ".join(v.ljust(w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
+            print("  ".join(ui.ljust(v, w) for v, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
     elif ui.console.width < NARROW:  # two lines per card: the full id first, the question cut to one line
         width = ui.console.width
         for r in rows:
@@ -403,30 +403,42 @@ def cmd_list(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Ca
         for r in rows:
             table.add_row(*r)
         ui.console.print(table)
-    ui.say(f"{len(rows)} card(s).")
+    ui.say(ui.t("n_cards", n=len(rows)))
     return 0
 
+
 def cmd_stats(args: argparse.Namespace, ui: UI, store: Store, cards: list[bank.Card]) -> int:
+    from .optimize import MIN_REVIEWS, _fsrs_version, countable_reviews, review_logs, stored_parameters
+
     s = compute_stats(cards, store, _now())
-    ui.rule("Progress")
-    ui.say(f"cards in the bank: {s['cards']}  (seen {s['seen']}, never seen {s['new']})")
-    ui.say(f"due now:           {s['due_now']}  (+ {s['new']} new)")
-    ui.say(f"learned:           {s['learned']}  (in long-term review)")
-    ui.say(
-        f"reviews:           {s['reviews']}  (again-rate {s['again_rate']:.0%}, "
-        f"mean {s['seconds_mean']:.0f} s per answer)"
-    )
-    if not s["chapters"]:
-        ui.say("No answers yet: run `attention-rehearse` to start.")
-        return 0
-    ui.say(
-        "due in the next 7 days (today first): " + " · ".join(str(n) for n in s["forecast"])
-        + f"  ({sum(s['forecast'])} in all)"
-    )
-    ui.say("Weakest chapters (again-rate, lapses):", style="bold")
-    for slug, ch in list(s["chapters"].items())[:5]:
-        ui.say(
-            f"  {bank.CHAPTERS[slug]['number']:>2} {slug:<20} again {ch['again_rate']:.0%} "
-            f"of {int(ch['reviews'])} review(s), {int(ch['lapses'])} lapse(s)"
+    rec = stored_parameters(store)
+    if rec is None:
+        have = countable_reviews(review_logs(store))
+        params = ui.t("st_params_default", version=_fsrs_version(), min=MIN_REVIEWS, have=have)
+    else:
+        ll = rec.get("log_loss", [float("nan")] * 2)
+        params = ui.t(
+            "st_params_fitted", n=rec.get("reviews", "?"), day=str(rec.get("fitted_at", "?"))[:10],
+            before=ll[0], after=ll[1],
         )
+    rows = [
+        ("st_bank", ui.t("st_bank_v", cards=s["cards"], seen=s["seen"], new=s["new"])),
+        ("st_due", ui.t("st_due_v", due=s["due_now"], new=s["new"])),
+        ("st_learned", ui.t("st_learned_v", n=s["learned"])),
+        ("st_reviews", ui.t("st_reviews_v", n=s["reviews"], rate=s["again_rate"], secs=s["seconds_mean"])),
+        ("st_params", params),
+    ]
+    colon = "：" if ui.lang == "zh" else ":"
+    width = max(display_width(ui.t(k) + colon) for k, _ in rows) + 1
+    ui.rule(ui.t("progress"))
+    for key, value in rows:
+        ui.say(ui.ljust(ui.t(key) + colon, width) + value)
+    if not s["chapters"]:
+        ui.say(ui.t("st_none"))
+        return 0
+    ui.say(ui.t("st_forecast", days=" · ".join(str(n) for n in s["forecast"]), total=sum(s["forecast"])))
+    ui.say(ui.t("st_weakest"), style="bold")
+    for slug, ch in list(s["chapters"].items())[:5]:
+        detail = ui.t("st_chapter", rate=ch["again_rate"], n=int(ch["reviews"]), lapses=int(ch["lapses"]))
+        ui.say(f"  {bank.CHAPTERS[slug]['number']:>2} {slug:<20} {detail}")
     return 0
