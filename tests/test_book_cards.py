@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from selfattention.interview.bank import CHAPTERS, Card, cards_by_chapter, load_cards
+from selfattention.interview.sphinx_ext import plain_math_to_myst
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = load_cards()
@@ -60,8 +61,9 @@ def page(built_book, name: str) -> tuple[str, str]:
 
 
 def prose_chunks(text: str) -> list[str]:
-    """The card text outside inline math, markdown markers removed: what must appear verbatim on the page."""
-    chunks = re.split(r"\$[^$]+\$", text)
+    """The card text outside inline math (its own $..$ and the plain-text formulas the site shows as math),
+    markdown markers removed: what must appear verbatim on the page."""
+    chunks = re.split(r"\$[^$]+\$", plain_math_to_myst(text))
     out = []
     for chunk in chunks:
         chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:")
@@ -90,7 +92,8 @@ def test_chapter_page_shows_its_cards(built_book, slug: str) -> None:
     assert_shows(text, basic, "spoken", slug)  # "How to say it in the interview", English and 中文 tabs
     for lang in ("en", "zh"):
         for point in basic.key_points[lang]:
-            assert _plain(point) in text, f"{slug}: key point missing: {point!r}"
+            for chunk in prose_chunks(point):
+                assert chunk in text, f"{slug}: key point missing: {point!r} ({chunk!r})"
     for card in others:  # "Follow-up questions": question as the dropdown title, short answer inside
         assert_anchor(raw, card, slug)
         assert_shows(text, card, "question", slug)
@@ -208,3 +211,54 @@ def test_practise_links_rehearsal_drill_and_next_question(tmp_path: Path) -> Non
     scaling = (tmp_path / "_build" / "chapters" / "03_scaling.html").read_text(encoding="utf-8")
     last = re.search(r'sa-practise-next.*?href="([^"]+)"', scaling, flags=re.S)
     assert last and last.group(1) == "../drill.html", "the last chapter should lead to the drill page"
+
+
+# --- plain-text formulas in cards become math on the site -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("plain", "myst"),
+    [
+        ("scores W_Q W_K^T, divided by sqrt(d_k).", "scores $W_Q W_K^{\\top}$, divided by $\\sqrt{d_k}$."),
+        ("√d_k and √d_model", "$\\sqrt{d_k}$ and $\\sqrt{d_{\\text{model}}}$"),
+        ("O(n^2) memory, 4nd^2 FLOPs", "O($n^2$) memory, $4nd^2$ FLOPs"),
+        ("q_i·k_j summed", "$q_i \\cdot k_j$ summed"),
+        ("d_model/h per head, h_kv groups", "$d_{\\text{model}}$/h per head, $h_{\\text{kv}}$ groups"),
+        ("base^(-2i/d), 2^(-8k/H), s^(d/(d-2))", "$\\text{base}^{-2i/d}$, $2^{-8k/H}$, $s^{d/(d-2)}$"),
+        ("θ_i and theta_i, A_ij", "$θ_i$ and $\\theta_i$, $A_{ij}$"),
+        ("除以√d_k，d_k越大", "除以$\\sqrt{d_k}$，$d_k$越大"),
+        ("W_K R^-T and (q_i k_i)^2", "$W_K R^{-\\top}$ and ($q_i k_i$)${}^2$"),
+    ],
+)
+def test_plain_math_becomes_inline_math(plain: str, myst: str) -> None:
+    assert plain_math_to_myst(plain) == myst
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is_causal=True and attn_mask, kv_heads, key_padding_mask, dropout_p",
+        "F.scaled_dot_product_attention in 12_attention_at_scale",
+        "already $x_i$ and `d_k` and `W_Q W_K^T`",
+        "no formula at all: softmax over keys",
+    ],
+)
+def test_identifiers_code_and_marked_math_stay_as_they_are(text: str) -> None:
+    assert plain_math_to_myst(text) == text
+
+
+def test_every_formula_made_from_the_cards_converts_to_mathml() -> None:
+    """Each formula the conversion makes from the bank's text is TeX the site's MathML writer accepts."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    from mathml import tex_to_mathml
+
+    made = set()
+    for card in CARDS:
+        for lang in ("en", "zh"):
+            fields = [card.question[lang], card.short[lang], card.spoken[lang], *card.key_points[lang]]
+            fields += [m[lang] for m in card.misconceptions]
+            for text in fields:
+                made |= set(re.findall(r"\$([^$]+)\$", plain_math_to_myst(text)))
+    assert len(made) > 50, "the cards have fewer plain-text formulas than expected: is the conversion on?"
+    for tex in sorted(made):
+        assert "<math" in tex_to_mathml(tex), tex
