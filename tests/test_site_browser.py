@@ -391,7 +391,7 @@ _READER_FACTS = """() => {
     const paras = Array.from(box.querySelectorAll(":scope > p:not(.admonition-title)"))
       .filter(p => !/[\u4e00-\u9fff]/.test(p.textContent));
     words = paras.map(p => { const c = p.cloneNode(true); c.querySelectorAll("math").forEach(m => m.replaceWith(" F "));
-      return c.textContent.split(/\s+/).filter(w => /[A-Za-z0-9]/.test(w)).length; }).reduce((a, b) => a + b, 0);
+      return c.textContent.split(/\\s+/).filter(w => /[A-Za-z0-9]/.test(w)).length; }).reduce((a, b) => a + b, 0);
   }
   return {how_to_say_it_pct: h ? Math.round(1000 * (h.getBoundingClientRect().top + window.scrollY) / height) / 10 : null,
           short_answer_words: words, page_height: height};
@@ -726,3 +726,65 @@ def test_find_chromium_honours_the_override(monkeypatch, tmp_path):
     fake.write_text("")
     monkeypatch.setenv("SELFATTENTION_CHROMIUM", str(fake))
     assert find_chromium() == str(fake)
+
+
+# --- the build-time pieces the light pages rest on (no browser needed) ------------------------------------
+
+
+def _ext_module(name: str) -> Any:
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import importlib
+
+    return importlib.import_module(name)
+
+
+def test_tex_becomes_mathml_and_a_leftover_command_is_an_error():
+    mathml = _ext_module("mathml")
+    out = mathml.tex_to_mathml(r"\operatorname{softmax}(QK^\top/\sqrt{d_k})")
+    assert out.startswith('<math display="inline">') and "xmlns" not in out
+    assert "<mi>softmax</mi>" in out and "<msqrt>" in out and "⊤" in out  # entities written as characters
+    assert mathml.tex_to_mathml("x", display=True).startswith('<math display="block">')
+    with pytest.raises(mathml.MathMLError, match="left TeX"):
+        mathml.tex_to_mathml(r"\notacommand{x}")
+    with pytest.raises(mathml.MathMLError):
+        mathml.tex_to_mathml("  ")
+
+
+def test_css_purge_keeps_what_can_match_and_drops_the_rest():
+    lighten = _ext_module("lighten")
+    known = {"bd-sidebar", "show", "admonition", "tip"}
+    css = (
+        ".bd-sidebar{color:red}.unused-x{color:blue}.admonition.tip,.ghost{margin:0}"
+        "a:not(.ghost){x:1}@media (max-width:9px){.unused-y{a:b}.show{a:c}}"
+        ".bs-tooltip-auto{z:1}:root{--v:1}@font-face{font-family:F;src:url(f.woff)}"
+        "@keyframes k{from{a:0}to{a:1}}"
+    )
+    out = lighten.purge_css(css, known)
+    assert ".bd-sidebar{" in out and ".admonition.tip{" in out and ".ghost" not in out.replace(":not(.ghost)", "")
+    assert "unused" not in out and "@media (max-width:9px){.show{" in out
+    assert "a:not(.ghost)" in out and ".bs-tooltip-auto" in out and ":root{--v:1}" in out
+    assert "@font-face" in out and "@keyframes k" in out
+
+
+def test_palette_encoding_keeps_a_figure_only_when_no_pixel_changes_visibly(tmp_path):
+    from PIL import Image
+
+    lighten = _ext_module("lighten")
+    import random
+
+    rng = random.Random(0)
+    colours = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(200)]
+    few = Image.new("RGB", (128, 128))
+    few.putdata([colours[rng.randrange(200)] for _ in range(128 * 128)])  # 200 colours: a palette is exact
+    few.putpixel((5, 32), (31, 119, 180))
+    few.save(tmp_path / "lines.png")
+    before, after = lighten.quantize_png(tmp_path / "lines.png")
+    assert after < before and Image.open(tmp_path / "lines.png").mode == "P"
+    assert Image.open(tmp_path / "lines.png").convert("RGB").getpixel((5, 32)) == (31, 119, 180)
+    # ~65000 colours (a palette would be smaller, but it moves pixels visibly) -> left alone
+    many = Image.new("RGB", (256, 256))
+    many.putdata([(x, y, (x * y) % 256) for y in range(256) for x in range(256)])
+    many.save(tmp_path / "gradient.png")
+    size = (tmp_path / "gradient.png").stat().st_size
+    assert lighten.quantize_png(tmp_path / "gradient.png") == (size, size)
+    assert Image.open(tmp_path / "gradient.png").mode == "RGB"
