@@ -43,6 +43,12 @@ FONTAWESOME_TAG = re.compile(
     r'\s*<script defer src="(?:\.\./)*_static/scripts/fontawesome\.js[^"]*"></script>'
 )
 SEARCHINDEX_TAG = re.compile(r'\s*<script src="(?:\.\./)*searchindex\.js"></script>')
+# An inline formula and the punctuation right after it ("$d_k$)." or "$W_O$。") stay on one line: a <math>
+# element is an atomic inline, after which a browser may break before ")" or ".".
+FORMULA_PUNCT = re.compile(
+    r'(<span class="math notranslate nohighlight"><math display="inline">(?:(?!</math>).)*</math></span>)([)\].,;:!?，。；：）、]+)',
+    re.S,
+)
 
 
 def repo_url(app: Sphinx) -> str:
@@ -101,6 +107,7 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
             continue
         html = page.read_text(encoding="utf-8")
         lighter = FONTAWESOME_TAG.sub("", html, count=1)
+        lighter = FORMULA_PUNCT.sub(r'<span class="sa-nobr">\1\2</span>', lighter)
         if page.name != "search.html":
             lighter = SEARCHINDEX_TAG.sub("", lighter, count=1)
         if lighter != html:
