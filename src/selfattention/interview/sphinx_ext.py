@@ -133,6 +133,17 @@ def _atoms(text: str) -> str:
     return "".join(pieces)
 
 
+def inline_nodes(text: str) -> list[nodes.Node]:
+    """Plain card text as docutils inline nodes: text, and math nodes for its formulas (for link texts)."""
+    out: list[nodes.Node] = []
+    for i, piece in enumerate(re.split(r"\$([^$]+)\$", plain_math_to_myst(text))):
+        if i % 2:
+            out.append(nodes.math(piece, piece))
+        elif piece:
+            out.append(nodes.Text(piece))
+    return out
+
+
 def _product(separator: str) -> str:
     return "\\cdot " if separator.strip() in ("·", "*") else ""
 
@@ -242,7 +253,7 @@ class _CardDirective(SphinxDirective):
             if i:
                 para += nodes.Text(" · ")
             link = card_link(card_id=target.id, chapter=target.chapter)
-            link += nodes.Text(target.question["en"])
+            link += inline_nodes(target.question["en"])
             para += link
             para += nodes.Text(f" (ch. {CHAPTERS[target.chapter]['number']})")
         return para
@@ -361,7 +372,7 @@ def _chapter_section(slug: str, count: int, page: str) -> nodes.section:
     section["ids"].append(_anchor(slug, page))
     title_text = f"{info['number']}. {info['en']} · {info['zh']}"
     section["names"].append(nodes.fully_normalize_name(f"{page} {title_text}"))
-    section += nodes.title(title_text, title_text)
+    section += nodes.title(title_text, "", *inline_nodes(title_text))
     para = nodes.paragraph(classes=["sa-chapter-intro"])
     para += nodes.Text(f"{count} question{'s' if count != 1 else ''} · ")
     link = chapter_link(chapter=slug)
@@ -428,9 +439,9 @@ class PractiseDirective(_CardDirective):
             item = nodes.list_item()
             para = nodes.paragraph()
             ref = page_link(target=DRILL_DOC, anchor=card.anchor)
-            ref += nodes.Text(card.question["en"])
+            ref += inline_nodes(card.question["en"])
             para += ref
-            para += nodes.Text(f" · {card.question['zh']}")
+            para += inline_nodes(f" · {card.question['zh']}")
             item += para
             items += item
         box += items
@@ -478,7 +489,7 @@ def _next_question_node(app: Sphinx, docname: str) -> nodes.Node:
     card = chapter_card(_cards(), slug)
     text = f"{CHAPTERS[slug]['number']}. {card.question['en']} · {card.question['zh']}"
     uri = _uri(app, docname, CHAPTER_DOC.format(slug=slug), "")
-    return nodes.reference("", text, internal=True, refuri=uri, classes=["sa-card-link"])
+    return nodes.reference("", "", *inline_nodes(text), internal=True, refuri=uri, classes=["sa-card-link"])
 
 
 def _resolve_card_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
