@@ -43,12 +43,29 @@ FONTAWESOME_TAG = re.compile(
     r'\s*<script defer src="(?:\.\./)*_static/scripts/fontawesome\.js[^"]*"></script>'
 )
 SEARCHINDEX_TAG = re.compile(r'\s*<script src="(?:\.\./)*searchindex\.js"></script>')
-# An inline formula and the punctuation right after it ("$d_k$)." or "$W_O$。") stay on one line: a <math>
-# element is an atomic inline, after which a browser may break before ")" or ".".
+# An inline formula and the punctuation around it ("($W_Q$", "$d_k$)." or "$W_O$。") stay on one line: a
+# <math> element is an atomic inline, next to which a browser may break before ")" or after "(".
 FORMULA_PUNCT = re.compile(
-    r'(<span class="math notranslate nohighlight"><math display="inline">(?:(?!</math>).)*</math></span>)([)\].,;:!?，。；：）、]+)',
+    r'(?P<pre>[(\[（“]?)(?P<math><span class="math notranslate nohighlight"><math display="inline">'
+    r'(?:(?!</math>).)*</math></span>)(?P<post>[)\].,;:!?，。；：）、”]*)',
     re.S,
 )
+
+
+def keep_punctuation(html: str) -> str:
+    """Wrap each inline formula that has punctuation next to it, with that punctuation, in a nowrap span.
+
+    A page this already ran on (an incremental build leaves unchanged pages as they were) is returned as is.
+    """
+    if 'class="sa-nobr"' in html:
+        return html
+
+    def wrap(m: re.Match[str]) -> str:
+        if not (m.group("pre") or m.group("post")):
+            return m.group(0)
+        return f'<span class="sa-nobr">{m.group(0)}</span>'
+
+    return FORMULA_PUNCT.sub(wrap, html)
 
 
 def repo_url(app: Sphinx) -> str:
@@ -107,7 +124,7 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
             continue
         html = page.read_text(encoding="utf-8")
         lighter = FONTAWESOME_TAG.sub("", html, count=1)
-        lighter = FORMULA_PUNCT.sub(r'<span class="sa-nobr">\1\2</span>', lighter)
+        lighter = keep_punctuation(lighter)
         if page.name != "search.html":
             lighter = SEARCHINDEX_TAG.sub("", lighter, count=1)
         if lighter != html:

@@ -388,7 +388,7 @@ _READER_FACTS = """() => {
   const box = document.querySelector("main .admonition.tip");
   let words = null;
   if (box) {
-    const paras = Array.from(box.querySelectorAll(":scope > p:not(.admonition-title)"))
+    const paras = Array.from(box.querySelectorAll("p:not(.admonition-title)"))
       .filter(p => !/[\u4e00-\u9fff]/.test(p.textContent));
     words = paras.map(p => { const c = p.cloneNode(true); c.querySelectorAll("math").forEach(m => m.replaceWith(" F "));
       return c.textContent.split(/\\s+/).filter(w => /[A-Za-z0-9]/.test(w)).length; }).reduce((a, b) => a + b, 0);
