@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -101,6 +102,16 @@ def visit_displaymath(self: Any, node: nodes.math_block) -> None:
     raise nodes.SkipNode
 
 
+def renderer_version() -> str:
+    """A digest of this file and latex2mathml's version: when either changes, every page is written again."""
+    import hashlib
+    from importlib.metadata import version
+
+    return hashlib.sha256(Path(__file__).read_bytes() + version("latex2mathml").encode()).hexdigest()[:16]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_html_math_renderer("mathml", (visit_math, None), (visit_displaymath, None))
+    # a config value that changes with the renderer: an incremental build re-reads every page then
+    app.add_config_value("mathml_renderer_version", renderer_version(), "env")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
