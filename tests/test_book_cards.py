@@ -66,7 +66,8 @@ def prose_chunks(text: str) -> list[str]:
     chunks = re.split(r"\$[^$]+\$", plain_math_to_myst(text))
     out = []
     for chunk in chunks:
-        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:")
+        # punctuation next to a formula stays on its line with it (a separate text node on the page)
+        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:()[]，。；：、（）“”")
         if len(chunk) >= 3:
             out.append(chunk)
     return out
