@@ -67,7 +67,7 @@ def prose_chunks(text: str) -> list[str]:
     out = []
     for chunk in chunks:
         # punctuation next to a formula stays on its line with it (a separate text node on the page)
-        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:()[]，。；：、（）“”")
+        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:()[]，。；：、（）\"'")
         if len(chunk) >= 3:
             out.append(chunk)
     return out
