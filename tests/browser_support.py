@@ -32,8 +32,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 LOCAL_SCHEMES = ("data", "blob", "about")
-# Raw TeX that MathJax should have replaced: a control word, or $...$ / \( \) / \[ \] delimiters.
+# Raw TeX that the build should have turned into MathML: a control word, or $...$ / \( \) / \[ \] delimiters.
 RAW_TEX = re.compile(r"\\[A-Za-z]{2,}|\$[^$\s][^$]*\$|\\\(|\\\[")
+# A formula written as plain text (the cards' terminal notation) that the site should show as math:
+# d_k, W_Q, W_K^T, n^2, sqrt(, √d. Identifiers such as is_causal or attn_mask do not match.
+PLAIN_MATH = re.compile(
+    r"(?<![A-Za-z0-9_])(?:[A-Za-z]_[A-Za-z0-9]{1,2}(?:\^[A-Za-z0-9]+)?(?![A-Za-z0-9_])|sqrt\(|√[A-Za-z]"
+    r"|[A-Za-z0-9)]\^[A-Za-z0-9(])"
+)
 
 
 def find_chromium() -> str | None:
@@ -84,12 +90,14 @@ class PageReport:
     console_errors: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # requests that failed or answered >= 400
     math_elements: int = 0  # elements Sphinx marked as math (span.math / div.math)
-    untypeset_math: list[str] = field(default_factory=list)  # math elements with no MathJax output in them
-    mjx_containers: int = 0
+    untypeset_math: list[str] = field(default_factory=list)  # math elements with no MathML in them
+    typeset: int = 0  # rendered formulas: <math> elements (written at build time)
+    math_errors: list[str] = field(default_factory=list)  # <merror> or a formula the build could not convert
+    math_scripts: list[str] = field(default_factory=list)  # MathJax/KaTeX scripts: formulas need none
     raw_tex: list[str] = field(default_factory=list)  # TeX left in the page's text outside code
+    plain_math: list[str] = field(default_factory=list)  # plain-text formulas in card-derived text
     images: int = 0
     broken_images: list[str] = field(default_factory=list)
-    mathjax_error: str | None = None
 
     def problems(self) -> list[str]:
         return problems(self)
@@ -105,14 +113,16 @@ def problems(report: PageReport) -> list[str]:
         out.append(f"console errors: {report.console_errors[:5]}")
     if report.failed:
         out.append(f"failed requests: {report.failed[:5]}")
-    if report.mathjax_error:
-        out.append(f"MathJax: {report.mathjax_error}")
+    if report.math_scripts:
+        out.append(f"a math script is loaded (formulas are MathML built into the page): {report.math_scripts[:3]}")
+    if report.math_errors:
+        out.append(f"{len(report.math_errors)} formula(s) with a conversion error, e.g. {report.math_errors[:3]}")
     if report.untypeset_math:
         out.append(f"{len(report.untypeset_math)} formula(s) not typeset, e.g. {report.untypeset_math[:3]}")
-    if report.math_elements and report.mjx_containers == 0:
-        out.append(f"{report.math_elements} math element(s) but no mjx-container: MathJax did not typeset")
     if report.raw_tex:
         out.append(f"raw TeX in the visible text: {report.raw_tex[:5]}")
+    if report.plain_math:
+        out.append(f"plain-text formula in card text: {report.plain_math[:8]}")
     if report.broken_images:
         out.append(f"broken images: {report.broken_images[:5]}")
     return out
@@ -132,21 +142,6 @@ def block_other_hosts(context: Any) -> None:
     context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]).*"), lambda route: route.abort("blockedbyclient"))
 
 
-_WAIT_MATHJAX = """async (ms) => {
-  const t0 = Date.now();
-  while (!(window.MathJax && window.MathJax.startup && window.MathJax.startup.promise)) {
-    if (Date.now() - t0 > ms) return "MathJax never started (script missing or failed to load)";
-    await new Promise(r => setTimeout(r, 50));
-  }
-  const left = Math.max(ms - (Date.now() - t0), 1000);
-  const late = new Promise(r => setTimeout(() => r("late"), left));
-  try {
-    const done = await Promise.race([window.MathJax.startup.promise.then(() => "ok"), late]);
-    if (done === "late") return "typesetting did not finish (a component failed to load?)";
-  } catch (e) { return "typesetting failed: " + e; }
-  return null;
-}"""
-
 _LOAD_IMAGES = """async (ms) => {
   const imgs = Array.from(document.images);
   imgs.forEach(i => { i.loading = "eager"; });
@@ -157,36 +152,38 @@ _LOAD_IMAGES = """async (ms) => {
   return imgs.map(i => ({src: i.getAttribute("src"), ok: i.complete && i.naturalWidth > 0}));
 }"""
 
+# A formula is typeset when its span.math / div.math holds a rendered <math> element (MathML, which the
+# browser lays out: a <math> element it does not know would have no box) and no <merror>.
 _MATH = """() => {
   const maths = Array.from(document.querySelectorAll(".math"));
-  const bad = maths.filter(m => !m.querySelector("mjx-container"))
+  const rendered = (m) => { const e = m.querySelector("math");
+    return e && e.namespaceURI === "http://www.w3.org/1998/Math/MathML" && e.getBoundingClientRect().height > 0; };
+  // hidden formulas (a closed dropdown, the other language's tab) have no box, but must hold MathML
+  const bad = maths.filter(m => !m.querySelector("math") || (m.checkVisibility() && !rendered(m)))
                    .map(m => m.textContent.trim().slice(0, 60));
+  const errors = Array.from(document.querySelectorAll("merror, .math-error"))
+                      .map(e => (e.closest(".math") || e).textContent.trim().slice(0, 60));
+  const scripts = Array.from(document.scripts).map(s => s.src).filter(s => /mathjax|katex/i.test(s));
   const clone = (document.querySelector("main") || document.body).cloneNode(true);
-  clone.querySelectorAll("pre, code, kbd, samp, script, style, textarea, .highlight, mjx-container")
+  clone.querySelectorAll("pre, code:not(.math-error), kbd, samp, script, style, textarea, .highlight")
        .forEach(e => e.remove());
-  return {count: maths.length, bad: bad, mjx: document.querySelectorAll("mjx-container").length,
-          text: clone.textContent};
+  const cards = Array.from(clone.querySelectorAll(".sa-card")).map(c => c.textContent).join(" ");
+  return {count: maths.length, bad: bad, typeset: document.querySelectorAll(".math math").length,
+          errors: errors, scripts: scripts, text: clone.textContent, cards: cards};
 }"""
 
 
-def inspect_page(
-    page: Any, url: str, report: PageReport | None = None, mathjax_ms: int = 15_000
-) -> PageReport:
+def inspect_page(page: Any, url: str, report: PageReport | None = None) -> PageReport:
     """Load `url` in `page` (`watch`ed into `report` if given); gather every fact `problems` judges."""
     if report is None:
         report = PageReport(url)
         watch(page, report)
     page.goto(url, wait_until="load")
-    has_mathjax_script = page.evaluate("() => !!document.querySelector('script[src*=\"mathjax\"]')")
     math = page.evaluate(_MATH)
-    if has_mathjax_script:
-        report.mathjax_error = page.evaluate(_WAIT_MATHJAX, mathjax_ms)
-        math = page.evaluate(_MATH)
-    elif math["count"]:
-        report.mathjax_error = f"{math['count']} formula(s) on the page but no MathJax script"
     report.math_elements, report.untypeset_math = math["count"], math["bad"]
-    report.mjx_containers = math["mjx"]
+    report.typeset, report.math_errors, report.math_scripts = math["typeset"], math["errors"], math["scripts"]
     report.raw_tex = sorted({m.group(0) for m in RAW_TEX.finditer(math["text"])})
+    report.plain_math = sorted({m.group(0) for m in PLAIN_MATH.finditer(math["cards"])})
     images = page.evaluate(_LOAD_IMAGES, 10000)
     report.images = len(images)
     report.broken_images = [i["src"] for i in images if not i["ok"]]
@@ -246,10 +243,10 @@ _LAYOUT = """([codeColumns, vw]) => {
 
   // clipped formulas
   const clipped = [];
-  document.querySelectorAll("mjx-container").forEach((m) => {
+  document.querySelectorAll("span.math, div.math").forEach((m) => {
     if (!visible(m)) return;
     const r = m.getBoundingClientRect();
-    if (scrolls(m)) return;  // a display formula that scrolls in its own box
+    if (scrolls(m)) return;  // a display formula (or a marked wide inline one) that scrolls in its own box
     const scroller = inScroller(m, null);
     for (let a = m.parentElement; a && a !== root; a = a.parentElement) {
       if (a === scroller) break;
@@ -265,7 +262,7 @@ _LAYOUT = """([codeColumns, vw]) => {
   });
   const short = document.querySelector(".admonition.tip");
   const shortClipped = [];
-  if (short) short.querySelectorAll("mjx-container").forEach((m) => {
+  if (short) short.querySelectorAll("span.math, div.math").forEach((m) => {
     const hit = clipped.find((c) => c.el === name(m));
     if (hit) shortClipped.push(hit);
   });
@@ -370,7 +367,7 @@ class Layout:
 
 
 def layout(page: Any, name: str, width: int) -> Layout:
-    """Run the layout checks on the loaded `page` (MathJax done) at its current viewport `width`."""
+    """Run the layout checks on the loaded `page` at its current viewport `width`."""
     facts = page.evaluate(_LAYOUT, [CODE_COLUMNS, width])
     return Layout(
         page=name,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from selfattention.interview.bank import CHAPTERS, Card, cards_by_chapter, load_cards
+from selfattention.interview.sphinx_ext import plain_math_to_myst
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = load_cards()
@@ -60,11 +61,13 @@ def page(built_book, name: str) -> tuple[str, str]:
 
 
 def prose_chunks(text: str) -> list[str]:
-    """The card text outside inline math, markdown markers removed: what must appear verbatim on the page."""
-    chunks = re.split(r"\$[^$]+\$", text)
+    """The card text outside inline math (its own $..$ and the plain-text formulas the site shows as math),
+    markdown markers removed: what must appear verbatim on the page."""
+    chunks = re.split(r"\$[^$]+\$", plain_math_to_myst(text))
     out = []
     for chunk in chunks:
-        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:")
+        # punctuation next to a formula stays on its line with it (a separate text node on the page)
+        chunk = _plain(chunk.replace("**", "").replace("`", "")).strip(" ,.;:()[]，。；：、（）\"'")
         if len(chunk) >= 3:
             out.append(chunk)
     return out
@@ -90,7 +93,8 @@ def test_chapter_page_shows_its_cards(built_book, slug: str) -> None:
     assert_shows(text, basic, "spoken", slug)  # "How to say it in the interview", English and 中文 tabs
     for lang in ("en", "zh"):
         for point in basic.key_points[lang]:
-            assert _plain(point) in text, f"{slug}: key point missing: {point!r}"
+            for chunk in prose_chunks(point):
+                assert chunk in text, f"{slug}: key point missing: {point!r} ({chunk!r})"
     for card in others:  # "Follow-up questions": question as the dropdown title, short answer inside
         assert_anchor(raw, card, slug)
         assert_shows(text, card, "question", slug)
@@ -202,9 +206,63 @@ def test_practise_links_rehearsal_drill_and_next_question(tmp_path: Path) -> Non
     assert 'href="../drill.html#drill-05-masking"' in masking
     for card in BY_CHAPTER["05_masking"]:
         assert f'href="../drill.html#card-{card.id}"' in masking, card.id
-    nxt = re.search(r'sa-practise-next.*?href="([^"]+)">([^<]+)<', masking, flags=re.S)
+    nxt = re.search(r'sa-practise-next.*?href="([^"]+)">(.*?)</a>', masking, flags=re.S)
     assert nxt and nxt.group(1) == "03_scaling.html", nxt
-    assert _plain(BY_CHAPTER["03_scaling"][0].question["en"]) in _plain(html.unescape(nxt.group(2)))
+    link_text = _plain(html.unescape(re.sub(r"<[^>]+>", "", nxt.group(2))))
+    for chunk in prose_chunks(BY_CHAPTER["03_scaling"][0].question["en"]):
+        assert chunk in link_text, (chunk, link_text)
+    assert 'class="math' in nxt.group(2), "the formula in the next question's title is not math"
     scaling = (tmp_path / "_build" / "chapters" / "03_scaling.html").read_text(encoding="utf-8")
     last = re.search(r'sa-practise-next.*?href="([^"]+)"', scaling, flags=re.S)
     assert last and last.group(1) == "../drill.html", "the last chapter should lead to the drill page"
+
+
+# --- plain-text formulas in cards become math on the site -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("plain", "myst"),
+    [
+        ("scores W_Q W_K^T, divided by sqrt(d_k).", "scores $W_Q W_K^{\\top}$, divided by $\\sqrt{d_k}$."),
+        ("√d_k and √d_model", "$\\sqrt{d_k}$ and $\\sqrt{d_{\\text{model}}}$"),
+        ("O(n^2) memory, 4nd^2 FLOPs", "O($n^2$) memory, $4nd^2$ FLOPs"),
+        ("q_i·k_j summed", "$q_i \\cdot k_j$ summed"),
+        ("d_model/h per head, h_kv groups", "$d_{\\text{model}}$/h per head, $h_{\\text{kv}}$ groups"),
+        ("base^(-2i/d), 2^(-8k/H), s^(d/(d-2))", "$\\text{base}^{-2i/d}$, $2^{-8k/H}$, $s^{d/(d-2)}$"),
+        ("θ_i and theta_i, A_ij", "$θ_i$ and $\\theta_i$, $A_{ij}$"),
+        ("除以√d_k，d_k越大", "除以$\\sqrt{d_k}$，$d_k$越大"),
+        ("W_K R^-T and (q_i k_i)^2", "$W_K R^{-\\top}$ and ($q_i k_i$)${}^2$"),
+    ],
+)
+def test_plain_math_becomes_inline_math(plain: str, myst: str) -> None:
+    assert plain_math_to_myst(plain) == myst
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is_causal=True and attn_mask, kv_heads, key_padding_mask, dropout_p",
+        "F.scaled_dot_product_attention in 12_attention_at_scale",
+        "already $x_i$ and `d_k` and `W_Q W_K^T`",
+        "no formula at all: softmax over keys",
+    ],
+)
+def test_identifiers_code_and_marked_math_stay_as_they_are(text: str) -> None:
+    assert plain_math_to_myst(text) == text
+
+
+def test_every_formula_made_from_the_cards_converts_to_mathml() -> None:
+    """Each formula the conversion makes from the bank's text is TeX the site's MathML writer accepts."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    from mathml import tex_to_mathml
+
+    made = set()
+    for card in CARDS:
+        for lang in ("en", "zh"):
+            fields = [card.question[lang], card.short[lang], card.spoken[lang], *card.key_points[lang]]
+            fields += [m[lang] for m in card.misconceptions]
+            for text in fields:
+                made |= set(re.findall(r"\$([^$]+)\$", plain_math_to_myst(text)))
+    assert len(made) > 50, "the cards have fewer plain-text formulas than expected: is the conversion on?"
+    for tex in sorted(made):
+        assert "<math" in tex_to_mathml(tex), tex

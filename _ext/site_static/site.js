@@ -22,21 +22,14 @@
     });
   });
 
-  // Inline formulas wider than their line become small horizontal scroll boxes (MathJax 3 cannot break
-  // inline math); display formulas already scroll by CSS.
+  // Inline formulas wider than their line become small horizontal scroll boxes (a browser does not break
+  // inline MathML); display formulas already scroll by CSS.
   function markWideInlineMath() {
-    document.querySelectorAll("mjx-container:not([display])").forEach(function (m) {
+    document.querySelectorAll("span.math").forEach(function (m) {
       var parent = m.parentElement;
       while (parent && getComputedStyle(parent).display === "inline") parent = parent.parentElement;
       if (parent && m.getBoundingClientRect().width > parent.clientWidth) m.classList.add("sa-wide-math");
     });
   }
-  ready(function () {
-    var mj = window.MathJax;
-    if (mj && mj.startup && mj.startup.promise) mj.startup.promise.then(markWideInlineMath);
-    else window.addEventListener("load", function () {
-      var m = window.MathJax;
-      if (m && m.startup && m.startup.promise) m.startup.promise.then(markWideInlineMath);
-    });
-  });
+  ready(markWideInlineMath);
 })();

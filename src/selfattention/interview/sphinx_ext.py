@@ -1,4 +1,4 @@
-"""Sphinx extension: render the interview question bank in the book.
+r"""Sphinx extension: render the interview question bank in the book.
 
 Directives (for MyST markdown pages and notebooks):
 
@@ -18,9 +18,14 @@ tabs and dropdowns and the math extension do the rendering. Links to other cards
 card's home chapter page and are resolved once all documents are known (plain text if the chapter
 page is not in the book yet). Every page that uses a directive depends on the YAML files and on this
 module, so a card edit rebuilds it.
+
+Cards are written for the terminal, so their formulas are plain text (``W_Q W_K^T``, ``sqrt(d_k)``,
+``√d_model``, ``O(n^2)``). `plain_math_to_myst` turns those tokens into MyST inline math (``$W_Q W_K^\top$``,
+``$\sqrt{d_k}$``) where a card becomes page content; the bank itself stays plain text.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +53,117 @@ def _cards() -> list[Card]:
         _cache.clear()
         _cache[key] = load_cards()
     return _cache[key]
+
+
+# --- plain-text math in card text -> MyST inline math -------------------------------------------------------
+
+_GREEK = ("theta", "delta", "alpha", "beta", "gamma", "sigma", "tau", "phi", "mu", "pi")
+_WORDS = ("head", "base")  # upright words that carry an index or a power: head_i, base^(-2i/d)
+_SUB = r"(?:\{[^{}\s]+\}|[A-Za-z0-9]+)"
+_PAREN = r"\((?:[^()\s]|\([^()\s]*\))*\)"  # one level of nesting: s^(d/(d-2))
+_SUP = rf"(?:{_PAREN}|-?[A-Za-z0-9]+)"
+# an atom: [coefficient][short product prefix]base[_sub][^sup], with at least one of _sub / ^sup;
+# e.g. d_k, W_K^T, 4n^2, nmd_a, XX^T, d_model^2, theta_i, 2^(-8k/H)
+_ATOM = re.compile(
+    rf"(?<![A-Za-z0-9_\\])(?P<coef>\d*)(?P<pre>[A-Za-z]{{0,3}}?)"
+    rf"(?P<base>{'|'.join(_GREEK + _WORDS)}|[A-Za-z\u03b1-\u03c9\u0391-\u03a9]|(?<=\d)(?=\^)|(?<![A-Za-z0-9]))"
+    rf"(?:_(?P<sub>{_SUB}))?(?:\^(?P<sup>{_SUP}))?(?![A-Za-z0-9_])"
+)
+_SQRT = re.compile(r"(?<![A-Za-z0-9_])(?:sqrt\((?P<arg>[^()\s]+)\)|√(?P<bare>[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?))")
+_POWER_AFTER_PAREN = re.compile(r"(?<=\))\^(?P<sup>\d+|\([^()\s]+\))")
+_SKIP = re.compile(r"(\$[^$]+\$|`[^`]*`)")  # math and code spans the author already marked
+_MATH_SPAN = re.compile(r"\$([^$]+)\$")
+_JOIN = re.compile(r"\$([^$]+)\$(\s?[·*]\s?| )\$([^$]+)\$")
+
+
+def _tex_sub(sub: str) -> str:
+    sub = sub.strip("{}")
+    if len(sub) >= 2 and sub.isalpha() and sub.islower() and sub not in ("ij", "kv"):
+        return rf"_{{\text{{{sub}}}}}"
+    if sub == "kv":
+        return r"_{\text{kv}}"
+    return f"_{{{sub}}}" if len(sub) > 1 else f"_{sub}"
+
+
+def _tex_sup(sup: str) -> str:
+    inner = sup[1:-1] if sup.startswith("(") else sup
+    inner = inner.replace("T", r"\top") if re.fullmatch(r"-?T", inner) else inner
+    return f"^{{{inner}}}" if len(inner) > 1 else f"^{inner}"
+
+
+def _atom_tex(m: re.Match[str]) -> str | None:
+    sub, sup, base, pre = m.group("sub"), m.group("sup"), m.group("base"), m.group("pre")
+    if sub is None and sup is None:
+        return None
+    if sub is not None and not base:
+        return None
+    # a word with an underscore is an identifier (is_causal, attn_mask, kv_heads), not an indexed symbol
+    long_sub = sub is not None and len(sub.strip("{}")) >= 3
+    if long_sub and (pre or base in _WORDS or base in _GREEK or not base.isalpha()):
+        return None
+    if pre and sub is not None and len(sub) > 2:
+        return None
+    if base in _GREEK:
+        tex_base = "\\" + base
+    elif base in _WORDS:
+        tex_base = rf"\text{{{base}}}"
+    else:
+        tex_base = base
+    out = m.group("coef") + pre + (tex_base or ("" if m.group("coef") else "{}"))
+    if sub is not None:
+        out += _tex_sub(sub)
+    if sup is not None:
+        out += _tex_sup(sup)
+    return out
+
+
+def _atoms(text: str) -> str:
+    def sqrt(m: re.Match[str]) -> str:
+        arg = m.group("arg") or m.group("bare")
+        inner = _ATOM.sub(lambda a: _atom_tex(a) or a.group(0), arg)
+        return "$\\sqrt{" + inner + "}$"
+
+    text = _SQRT.sub(sqrt, text)
+    pieces = _MATH_SPAN.split(text)
+    for i in range(0, len(pieces), 2):  # outside the math just made
+        pieces[i] = _ATOM.sub(lambda a: f"${_atom_tex(a)}$" if _atom_tex(a) else a.group(0), pieces[i])
+        pieces[i] = _POWER_AFTER_PAREN.sub(lambda p: f"${{}}{_tex_sup(p.group('sup'))}$", pieces[i])
+    for i in range(1, len(pieces), 2):
+        pieces[i] = f"${pieces[i]}$"
+    return "".join(pieces)
+
+
+def inline_nodes(text: str) -> list[nodes.Node]:
+    """Plain card text as docutils inline nodes: text, and math nodes for its formulas (for link texts)."""
+    out: list[nodes.Node] = []
+    for i, piece in enumerate(re.split(r"\$([^$]+)\$", plain_math_to_myst(text))):
+        if i % 2:
+            out.append(nodes.math(piece, piece))
+        elif piece:
+            out.append(nodes.Text(piece))
+    return out
+
+
+def _product(separator: str) -> str:
+    return "\\cdot " if separator.strip() in ("·", "*") else ""
+
+
+def plain_math_to_myst(text: str) -> str:
+    """Card text with its plain-text formula tokens as MyST inline math (``$...$``, ``code`` untouched).
+
+    ``W_Q W_K^T`` -> ``$W_Q W_K^\\top$``, ``sqrt(d_k)`` and ``√d_k`` -> ``$\\sqrt{d_k}$``, ``d_model`` ->
+    ``$d_{\\text{model}}$``, ``O(n^2)`` -> ``O($n^2$)``, ``q_i·k_j`` -> ``$q_i \\cdot k_j$``. Identifiers such as
+    ``is_causal`` or ``attn_mask`` stay text.
+    """
+    parts = _SKIP.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = _atoms(parts[i])
+    out = "".join(parts)
+    while True:  # neighbouring formulas joined by a space or a product sign become one formula
+        joined = _JOIN.sub(lambda m: f"${m.group(1)} {_product(m.group(2))}{m.group(3)}$", out)
+        if joined == out:
+            return out
+        out = joined
 
 
 class card_link(nodes.inline):  # noqa: N801  (docutils node classes are lower case)
@@ -79,11 +195,16 @@ def _tabs(en: list[str], zh: list[str]) -> list[str]:
 
 
 def _bullets(title: str, items: list[str]) -> list[str]:
-    return [f"**{title}**", "", *[f"- {item}" for item in items], ""]
+    return [f"**{title}**", "", *[f"- {plain_math_to_myst(item)}" for item in items], ""]
 
 
 def _paragraphs(text: str) -> list[str]:
-    return [*(line.strip() for line in text.strip().splitlines()), ""]
+    return [*(plain_math_to_myst(line.strip()) for line in text.strip().splitlines()), ""]
+
+
+def _question(card: Card) -> str:
+    """The question in both languages, its formulas as math."""
+    return plain_math_to_myst(f"{card.question['en']} · {card.question['zh']}")
 
 
 def _misconception_lines(card: Card, lang: str) -> list[str]:
@@ -132,7 +253,7 @@ class _CardDirective(SphinxDirective):
             if i:
                 para += nodes.Text(" · ")
             link = card_link(card_id=target.id, chapter=target.chapter)
-            link += nodes.Text(target.question["en"])
+            link += inline_nodes(target.question["en"])
             para += link
             para += nodes.Text(f" (ch. {CHAPTERS[target.chapter]['number']})")
         return para
@@ -158,15 +279,15 @@ class InterviewAnswerDirective(_CardDirective):
             for lang in ("en", "zh")
         }
         box = self.card_box(card, "answer")
-        lines = [f"**{card.question['en']}** · {card.question['zh']}", "", *_tabs(body["en"], body["zh"])]
+        lines = [f"**{plain_math_to_myst(card.question['en'])}** · {plain_math_to_myst(card.question['zh'])}",
+                 "", *_tabs(body["en"], body["zh"])]
         return [self.parse(lines, box)]
 
 
 def _dropdown(card: Card, body_en: list[str], body_zh: list[str], open_: bool = False) -> list[str]:
     """MyST lines for a dropdown titled by the question in both languages, tabs inside."""
     badge = f"{{{LEVEL_BADGE[card.level]}}}`{card.level}`"
-    title = f"{card.question['en']} · {card.question['zh']}"
-    lines = [f":::::{{dropdown}} {title}", ":class-container: sa-dropdown", ":chevron: down-up"]
+    lines = [f":::::{{dropdown}} {_question(card)}", ":class-container: sa-dropdown", ":chevron: down-up"]
     if open_:
         lines.append(":open:")
     return [*lines, "", badge, "", *_tabs(body_en, body_zh), ":::::", ""]
@@ -251,7 +372,7 @@ def _chapter_section(slug: str, count: int, page: str) -> nodes.section:
     section["ids"].append(_anchor(slug, page))
     title_text = f"{info['number']}. {info['en']} · {info['zh']}"
     section["names"].append(nodes.fully_normalize_name(f"{page} {title_text}"))
-    section += nodes.title(title_text, title_text)
+    section += nodes.title(title_text, "", *inline_nodes(title_text))
     para = nodes.paragraph(classes=["sa-chapter-intro"])
     para += nodes.Text(f"{count} question{'s' if count != 1 else ''} · ")
     link = chapter_link(chapter=slug)
@@ -273,7 +394,7 @@ class CheatSheetDirective(_CardDirective):
             section["classes"].append("sa-cheatsheet")
             for card in cards:
                 lines = [
-                    f"**{card.question['en']}** · {card.question['zh']}",
+                    f"**{plain_math_to_myst(card.question['en'])}** · {plain_math_to_myst(card.question['zh'])}",
                     "",
                     *_paragraphs(card.short["en"]),
                     *_paragraphs(card.short["zh"]),
@@ -318,9 +439,9 @@ class PractiseDirective(_CardDirective):
             item = nodes.list_item()
             para = nodes.paragraph()
             ref = page_link(target=DRILL_DOC, anchor=card.anchor)
-            ref += nodes.Text(card.question["en"])
+            ref += inline_nodes(card.question["en"])
             para += ref
-            para += nodes.Text(f" · {card.question['zh']}")
+            para += inline_nodes(f" · {card.question['zh']}")
             item += para
             items += item
         box += items
@@ -368,7 +489,7 @@ def _next_question_node(app: Sphinx, docname: str) -> nodes.Node:
     card = chapter_card(_cards(), slug)
     text = f"{CHAPTERS[slug]['number']}. {card.question['en']} · {card.question['zh']}"
     uri = _uri(app, docname, CHAPTER_DOC.format(slug=slug), "")
-    return nodes.reference("", text, internal=True, refuri=uri, classes=["sa-card-link"])
+    return nodes.reference("", "", *inline_nodes(text), internal=True, refuri=uri, classes=["sa-card-link"])
 
 
 def _resolve_card_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
