@@ -246,7 +246,16 @@ _LAYOUT = """([codeColumns, vw]) => {
   document.querySelectorAll("span.math, div.math").forEach((m) => {
     if (!visible(m)) return;
     const r = m.getBoundingClientRect();
-    if (scrolls(m)) return;  // a display formula (or a marked wide inline one) that scrolls in its own box
+    if (scrolls(m)) {  // a display formula (or a marked wide inline one) that scrolls in its own box ...
+      // ... can still hide its start: a box scrolls only to the right, so content left of it is out of reach
+      const inner = m.firstElementChild;
+      const ir = inner ? inner.getBoundingClientRect() : r;
+      if (ir.left < r.left - 1) {
+        clipped.push({el: name(m), width: Math.round(ir.width), box: "its own scroll box, start out of reach",
+                      boxWidth: Math.round(r.width)});
+      }
+      return;
+    }
     const scroller = inScroller(m, null);
     for (let a = m.parentElement; a && a !== root; a = a.parentElement) {
       if (a === scroller) break;

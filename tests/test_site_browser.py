@@ -239,6 +239,11 @@ LAYOUT_CASES = {
         f'<div class="admonition tip"><p>{FORMULA}</p></div>',
         "formula clipped in the short-answer box",
     ),
+    "layout_math_start.html": (  # the theme's flex row-reverse: a wide formula's start is out of reach
+        '<div class="math" style="display:flex;flex-direction:row-reverse;overflow-x:auto">'
+        '<math display="block" style="flex:none;width:700px"><mi>x</mi><mo>=</mo><mn>1</mn></math></div>',
+        "in its own scroll box, start out of reach",
+    ),
     "layout_table.html": (
         "<table><tr>"
         + "".join(f"<td style='min-width:8em'>column {i}</td>" for i in range(8))
