@@ -5,7 +5,8 @@ icons the CSS can show, figures re-encoded with a palette when that changes no p
   ``:not()``/``:is()``..., which may match without them) is a word of the site's HTML pages or of the
   scripts that build markup at run time (the theme's, bootstrap's, search, tabs, copy and toggle buttons).
   Element, attribute and pseudo selectors are always kept, as are ``@font-face``, ``@keyframes`` and every
-  custom property rule that has no class or id. Bootstrap names some classes at run time (``bs-tooltip-auto``),
+  custom property rule that has no class or id. Bootstrap names some classes at run time
+  (``bs-tooltip-auto``),
   so ``bs-`` classes are kept.
 - ``subset_icon_fonts``: the Font Awesome web fonts (solid 156 KB, brands 118 KB, regular 25 KB) are cut to
   the glyphs whose code points occur in the (purged) CSS: the icons the theme can show (☰, search, contents,
@@ -101,7 +102,9 @@ def purge_css(css: str, known: set[str]) -> str:
             elif rule.type == "at-rule":
                 name = rule.lower_at_keyword
                 if rule.content is not None and name in ("media", "supports", "layer", "container"):
-                    inner = walk(tinycss2.parse_rule_list(rule.content, skip_whitespace=True, skip_comments=True))
+                    inner = walk(
+                        tinycss2.parse_rule_list(rule.content, skip_whitespace=True, skip_comments=True)
+                    )
                     if inner:
                         out.append(f"@{rule.at_keyword}{tinycss2.serialize(rule.prelude)}{{{''.join(inner)}}}")
                 else:
@@ -138,7 +141,9 @@ def subset_font(source: Path, target: Path, codepoints: set[int]) -> int:
     return len(have)
 
 
-_FONT_FACE = re.compile(r"@font-face\{[^}]*?url\(([^)]*?fontawesome/webfonts/(fa-[a-z]+-\d+))\.woff2\)[^}]*\}")
+_FONT_FACE = re.compile(
+    r"@font-face\{[^}]*?url\(([^)]*?fontawesome/webfonts/(fa-[a-z]+-\d+))\.woff2\)[^}]*\}"
+)
 
 
 def subset_icon_fonts(css: str, static: Path) -> tuple[str, dict[str, int]]:

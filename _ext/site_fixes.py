@@ -135,7 +135,12 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
 
 
 # The stylesheets every page loads that carry rules for far more than the site uses.
-PURGED_CSS = ("styles/pydata-sphinx-theme.css", "styles/sphinx-book-theme.css", "sphinx-design.min.css", "mystnb.*.css")
+PURGED_CSS = (
+    "styles/pydata-sphinx-theme.css",
+    "styles/sphinx-book-theme.css",
+    "sphinx-design.min.css",
+    "mystnb.*.css",
+)
 
 
 def lighter_assets(out: Path) -> None:
@@ -160,7 +165,8 @@ def lighter_assets(out: Path) -> None:
     logger.info(f"site_fixes: theme CSS {before // 1000} KB -> {after // 1000} KB")
     images = [lighten.quantize_png(p) for p in sorted((out / "_images").glob("*.png"))]
     logger.info(
-        f"site_fixes: figures {sum(a for a, _ in images) // 1000} KB -> {sum(b for _, b in images) // 1000} KB "
+        f"site_fixes: figures {sum(a for a, _ in images) // 1000} KB -> "
+        f"{sum(b for _, b in images) // 1000} KB "
         f"({sum(a != b for a, b in images)} of {len(images)} palette-encoded)"
     )
 

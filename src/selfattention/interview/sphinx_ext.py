@@ -66,10 +66,13 @@ _SUP = rf"(?:{_PAREN}|-?[A-Za-z0-9]+)"
 # e.g. d_k, W_K^T, 4n^2, nmd_a, XX^T, d_model^2, theta_i, 2^(-8k/H)
 _ATOM = re.compile(
     rf"(?<![A-Za-z0-9_\\])(?P<coef>\d*)(?P<pre>[A-Za-z]{{0,3}}?)"
-    rf"(?P<base>{'|'.join(_GREEK + _WORDS)}|[A-Za-z\u03b1-\u03c9\u0391-\u03a9]|(?<=\d)(?=\^)|(?<![A-Za-z0-9]))"
+    rf"(?P<base>{'|'.join(_GREEK + _WORDS)}|[A-Za-z\u03b1-\u03c9\u0391-\u03a9]"
+    r"|(?<=\d)(?=\^)|(?<![A-Za-z0-9]))"
     rf"(?:_(?P<sub>{_SUB}))?(?:\^(?P<sup>{_SUP}))?(?![A-Za-z0-9_])"
 )
-_SQRT = re.compile(r"(?<![A-Za-z0-9_])(?:sqrt\((?P<arg>[^()\s]+)\)|√(?P<bare>[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?))")
+_SQRT = re.compile(
+    r"(?<![A-Za-z0-9_])(?:sqrt\((?P<arg>[^()\s]+)\)|√(?P<bare>[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?))"
+)
 _POWER_AFTER_PAREN = re.compile(r"(?<=\))\^(?P<sup>\d+|\([^()\s]+\))")
 _SKIP = re.compile(r"(\$[^$]+\$|`[^`]*`)")  # math and code spans the author already marked
 _MATH_SPAN = re.compile(r"\$([^$]+)\$")
@@ -152,7 +155,8 @@ def plain_math_to_myst(text: str) -> str:
     """Card text with its plain-text formula tokens as MyST inline math (``$...$``, ``code`` untouched).
 
     ``W_Q W_K^T`` -> ``$W_Q W_K^\\top$``, ``sqrt(d_k)`` and ``√d_k`` -> ``$\\sqrt{d_k}$``, ``d_model`` ->
-    ``$d_{\\text{model}}$``, ``O(n^2)`` -> ``O($n^2$)``, ``q_i·k_j`` -> ``$q_i \\cdot k_j$``. Identifiers such as
+    ``$d_{\\text{model}}$``, ``O(n^2)`` -> ``O($n^2$)``, ``q_i·k_j`` -> ``$q_i \\cdot k_j$``.
+    Identifiers such as
     ``is_causal`` or ``attn_mask`` stay text.
     """
     parts = _SKIP.split(text)
@@ -394,7 +398,8 @@ class CheatSheetDirective(_CardDirective):
             section["classes"].append("sa-cheatsheet")
             for card in cards:
                 lines = [
-                    f"**{plain_math_to_myst(card.question['en'])}** · {plain_math_to_myst(card.question['zh'])}",
+                    f"**{plain_math_to_myst(card.question['en'])}** · "
+                    f"{plain_math_to_myst(card.question['zh'])}",
                     "",
                     *_paragraphs(card.short["en"]),
                     *_paragraphs(card.short["zh"]),
