@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 import torch.nn.functional as F
@@ -21,6 +21,8 @@ from ._checks import _shape, check_divisible, check_positive_int, check_rank, ch
 from .masks import causal_mask
 from .multi_head import MultiHeadAttention
 from .positional import sinusoidal_positions
+
+_L = TypeVar("_L", bound=nn.Module)  # EncoderLayer or DecoderLayer
 
 __all__ = [
     "RMSNorm",
@@ -207,24 +209,7 @@ class EncoderLayer(nn.Module):
         """Copy a ``torch.nn.TransformerEncoderLayer`` (any batch_first; ours is batch-first); eval mode."""
         if not isinstance(layer, nn.TransformerEncoderLayer):
             raise ValueError(f"layer must be a torch.nn.TransformerEncoderLayer: got {type(layer).__name__}")
-        d_model, d_ff = layer.linear1.in_features, layer.linear1.out_features
-        ref = layer.linear1.weight
-        m = cls(
-            d_model,
-            layer.self_attn.num_heads,
-            d_ff,
-            norm_first=layer.norm_first,
-            activation=_activation_name(layer),
-            bias=layer.linear1.bias is not None,
-            eps=layer.norm1.eps,
-        ).to(device=ref.device, dtype=ref.dtype)
-        with torch.no_grad():
-            m.self_attn = MultiHeadAttention.from_torch(layer.self_attn)
-            _copy_linear(m.ffn.linear1, layer.linear1)
-            _copy_linear(m.ffn.linear2, layer.linear2)
-            _copy_norm(m.norm1, layer.norm1)
-            _copy_norm(m.norm2, layer.norm2)
-        return m
+        return _layer_from_torch(cls, layer)
 
 
 class DecoderLayer(nn.Module):
@@ -282,25 +267,32 @@ class DecoderLayer(nn.Module):
         """Copy a ``torch.nn.TransformerDecoderLayer`` (any batch_first; ours is batch-first); eval mode."""
         if not isinstance(layer, nn.TransformerDecoderLayer):
             raise ValueError(f"layer must be a torch.nn.TransformerDecoderLayer: got {type(layer).__name__}")
-        d_model, d_ff = layer.linear1.in_features, layer.linear1.out_features
-        ref = layer.linear1.weight
-        m = cls(
-            d_model,
-            layer.self_attn.num_heads,
-            d_ff,
-            norm_first=layer.norm_first,
-            activation=_activation_name(layer),
-            bias=layer.linear1.bias is not None,
-            eps=layer.norm1.eps,
-        ).to(device=ref.device, dtype=ref.dtype)
+        m = _layer_from_torch(cls, layer)
         with torch.no_grad():
-            m.self_attn = MultiHeadAttention.from_torch(layer.self_attn)
             m.cross_attn = MultiHeadAttention.from_torch(layer.multihead_attn)
-            _copy_linear(m.ffn.linear1, layer.linear1)
-            _copy_linear(m.ffn.linear2, layer.linear2)
-            for ours, theirs in ((m.norm1, layer.norm1), (m.norm2, layer.norm2), (m.norm3, layer.norm3)):
-                _copy_norm(ours, theirs)
+            _copy_norm(m.norm3, layer.norm3)
         return m
+
+
+def _layer_from_torch(cls: type[_L], layer: nn.Module) -> _L:
+    """``cls`` sized like a torch encoder/decoder layer, with its self-attention, FFN, norm1, norm2."""
+    ref = layer.linear1.weight
+    m = cls(
+        layer.linear1.in_features,  # d_model
+        layer.self_attn.num_heads,
+        layer.linear1.out_features,  # d_ff
+        norm_first=layer.norm_first,
+        activation=_activation_name(layer),
+        bias=layer.linear1.bias is not None,
+        eps=layer.norm1.eps,
+    ).to(device=ref.device, dtype=ref.dtype)
+    with torch.no_grad():
+        m.self_attn = MultiHeadAttention.from_torch(layer.self_attn)
+        _copy_linear(m.ffn.linear1, layer.linear1)
+        _copy_linear(m.ffn.linear2, layer.linear2)
+        _copy_norm(m.norm1, layer.norm1)
+        _copy_norm(m.norm2, layer.norm2)
+    return m
 
 
 def prefix_lm_mask(n: int, prefix_len: int, device: torch.device | str | None = None) -> torch.Tensor:
