@@ -3,7 +3,8 @@
 
     python3 tasks.py bench                       # or: .venv/bin/python bench/bench_attention.py [--quick]
 
-Prints two tables and writes them to bench/results.json (and bench/results.md). Not part of the test suite:
+Prints two tables and writes them to bench/results.json (and bench/results.md); --quick writes
+bench/results-quick.json instead, so the smoke test never replaces the full run. Not part of the test suite:
 timings depend on the machine and its load, so the script reports medians over interleaved repeats and
 compares against the targets without failing the build.
 """
@@ -252,6 +253,11 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def default_out(quick: bool) -> Path:
+    """Where a run writes by default: the smoke test (--quick) never replaces the full run the chapters read."""
+    return HERE / ("results-quick.json" if quick else "results.json")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -259,8 +265,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes and few repeats (a smoke test)")
     parser.add_argument("--repeats", type=int, default=9, help="timed repeats per size (median is reported)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: PyTorch's default)")
-    parser.add_argument("--out", type=Path, default=HERE / "results.json")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="results file (default: results.json; results-quick.json with --quick)")
     args = parser.parse_args(argv)
+    if args.out is None:  # the smoke test must not overwrite the full run the chapters read
+        args.out = default_out(args.quick)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     time_ns = [256, 512] if args.quick else [256, 512, 1024, 2048, 4096]
@@ -268,7 +277,7 @@ def main(argv: list[str]) -> int:
     train_ns = [256, 1024] if args.quick else [256, 1024, 2048, 4096, 8192]
     repeats = 3 if args.quick else args.repeats
     cfg = {
-        "batch": 1, "heads": 8, "d_k": 64, "block_size": 256, "repeats": repeats,
+        "batch": 1, "heads": 8, "d_k": 64, "block_size": 256, "repeats": repeats, "quick": args.quick,
         "torch": torch.__version__, "threads": torch.get_num_threads(),
         "platform": f"{platform.system()} {platform.machine()}, Python {platform.python_version()}",
     }
