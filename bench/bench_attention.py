@@ -254,7 +254,7 @@ def markdown(result: dict) -> str:
 
 
 def default_out(quick: bool) -> Path:
-    """Where a run writes by default: the smoke test (--quick) never replaces the full run the chapters read."""
+    """Where a run writes by default: --quick (the smoke test) never replaces the full run chapters read."""
     return HERE / ("results-quick.json" if quick else "results.json")
 
 

@@ -83,7 +83,7 @@ def linear_attention(
         raise ValueError(f"causal linear attention needs n_q == n_k: got {shapes}")
     fq, fk = F.elu(q) + 1, F.elu(k) + 1  # (..., n_q, d_k), (..., n_k, d_k): positive features
     if causal:
-        kv = torch.einsum("...nd,...ne->...nde", fk, v).cumsum(dim=-3)  # (..., n, d_k, d_v): all n prefix states
+        kv = torch.einsum("...nd,...ne->...nde", fk, v).cumsum(dim=-3)  # (..., n, d_k, d_v): n prefix states
         num = torch.einsum("...nd,...nde->...ne", fq, kv)  # (..., n, d_v)
         den = (fq * fk.cumsum(dim=-2)).sum(dim=-1, keepdim=True)  # (..., n, 1)
     else:

@@ -1,11 +1,13 @@
 """Random-feature linear attention (Performer's FAVOR+ features): an estimator of softmax attention.
 
 Choromanski et al. (2021) draw m vectors w ~ N(0, I) and map x to the positive features
-phi(x) = exp(w^T x - |x|^2 / 2) / sqrt(m). Then E_w[phi(q) . phi(k)] = exp(q . k) exactly, so linear attention with
-these features is a Monte-Carlo estimate of softmax attention that improves as m grows. Deterministic maps such as
-elu + 1 (`linear_attention`) have no such property: no finite phi gives phi(q) . phi(k) = exp(q . k).
+phi(x) = exp(w^T x - |x|^2 / 2) / sqrt(m). Then E_w[phi(q) . phi(k)] = exp(q . k) exactly, so linear
+attention with these features is a Monte-Carlo estimate of softmax attention that improves as m grows.
+Deterministic maps such as elu + 1 (`linear_attention`) have no such property: no finite phi gives
+phi(q) . phi(k) = exp(q . k).
 
-This is the plain estimator with i.i.d. features: no orthogonal features, no redrawing, no stabilising max-shift.
+This is the plain estimator with i.i.d. features: no orthogonal features, no redrawing, no stabilising
+max-shift.
 """
 
 from __future__ import annotations
@@ -35,11 +37,11 @@ def performer_attention(
     num_features: int,
     generator: torch.Generator | None = None,
 ) -> torch.Tensor:
-    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v): FAVOR+ estimate of softmax attention.
+    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v): FAVOR+ softmax estimate.
 
     Estimates softmax(q k^T / sqrt(d_k)) v with ``num_features`` i.i.d. Gaussian features, never an n x n
-    tensor: O(n m (d_k + d_v)) time. The estimate is unbiased for each kernel value exp(q . k / sqrt(d_k)), not for
-    the normalised output (a ratio of two estimates), and its variance grows with the score magnitudes.
+    tensor: O(n m (d_k + d_v)) time. The estimate is unbiased for each kernel value exp(q . k / sqrt(d_k)),
+    not for the normalised output (a ratio of two estimates), and its variance grows with the scores.
     """
     check_qkv(q, k, v)
     m = check_positive_int(num_features, "num_features")
