@@ -132,7 +132,10 @@ def test_frequencies_override_reaches_the_rotation() -> None:
         slower[-1] /= 4  # the slowest pair only
         assert (model(tokens, frequencies=slower) - base_out).abs().max() > 1e-6
         torch.testing.assert_close(  # all pairs / 4 is position interpolation by 4
-            model(tokens, frequencies=theta / 4), model(tokens, scaling="linear", factor=4.0), rtol=0, atol=1e-12
+            model(tokens, frequencies=theta / 4),
+            model(tokens, scaling="linear", factor=4.0),
+            rtol=0,
+            atol=1e-12,
         )
     with pytest.raises(ValueError, match="apply to positions='rope' only"):
         KeyRecallModel(8, 16, 2, 12, "none")(tokens, frequencies=theta)
