@@ -223,7 +223,8 @@ def rope_rotate(
     ``positions`` is (n,) (ints or floats), one position per row of x. ``layout="interleaved"`` pairs
     (x[2i], x[2i+1]) as in the RoFormer paper, Meta's Llama and GPT-J code; ``"half"`` pairs
     (x[i], x[i + d/2]) ("rotate_half", GPT-NeoX's layout, used by Hugging Face's Llama after the rows of
-    W_Q and W_K are permuted: ``rope_permute_for_half``). Rotating q at m and k at n makes q_m . k_n depend on m - n only.
+    W_Q and W_K are permuted: ``rope_permute_for_half``). Rotating q at m and k at n makes q_m . k_n
+    depend on m - n only.
     ``scaling``, ``factor`` and ``original_max_position`` as in ``rope_frequencies``; with ``"yarn"`` the
     output is also multiplied by ``yarn_attention_factor(factor)`` (apply to q and k: the logits scale by
     its square). ``frequencies`` (d/2,) replaces theta_i outright (for experiments that rescale single
