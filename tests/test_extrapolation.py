@@ -37,7 +37,7 @@ def test_learned_table_refuses_longer_inputs_the_others_run() -> None:
         assert KeyRecallModel(8, 16, 2, 10, kind)(tokens).shape == (3, 8)
     with pytest.raises(ValueError, match="max_len"):
         KeyRecallModel(8, 16, 2, 10, "learned")(tokens)
-    with pytest.raises(ValueError, match="scaling applies to positions='rope' only"):
+    with pytest.raises(ValueError, match="scaling and frequencies apply to positions='rope' only"):
         KeyRecallModel(8, 16, 2, 10, "alibi")(tokens, scaling="linear", factor=2.0)
     with pytest.raises(ValueError, match="positions must be one of"):
         KeyRecallModel(8, 16, 2, 10, "t5")  # type: ignore[arg-type]
@@ -118,3 +118,24 @@ def test_rope_model_scores_depend_on_the_distance_to_the_query(scaling: str | No
         expected = model.head((torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(3, 8))
         got = model(tokens, scaling=scaling, factor=factor)
     torch.testing.assert_close(got, expected, rtol=0, atol=1e-12)
+
+
+def test_frequencies_override_reaches_the_rotation() -> None:
+    torch.manual_seed(8)
+    tokens = make_key_recall_data(5, 12, generator=torch.Generator().manual_seed(8))[0]
+    model = KeyRecallModel(8, 16, 2, 12, "rope", rope_base=100.0).double().eval()
+    theta = rope_frequencies(8, 100.0)
+    with torch.no_grad():
+        base_out = model(tokens)
+        assert torch.equal(model(tokens, frequencies=theta), base_out)
+        slower = theta.clone()
+        slower[-1] /= 4  # the slowest pair only
+        assert (model(tokens, frequencies=slower) - base_out).abs().max() > 1e-6
+        torch.testing.assert_close(  # all pairs / 4 is position interpolation by 4
+            model(tokens, frequencies=theta / 4),
+            model(tokens, scaling="linear", factor=4.0),
+            rtol=0,
+            atol=1e-12,
+        )
+    with pytest.raises(ValueError, match="apply to positions='rope' only"):
+        KeyRecallModel(8, 16, 2, 12, "none")(tokens, frequencies=theta)

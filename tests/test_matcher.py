@@ -237,3 +237,39 @@ def test_misconceptions_are_caught_and_do_not_count(cid, answer, myth, at_most) 
 )
 def test_correct_english_wording_named_in_the_issue_is_recognised(answer, point) -> None:
     assert point in BY_ID["flow-computation"].check(answer).covered
+
+
+# Correct answers quoted in the second review of chapters 10-11 (../shared/reviews/chapters-10-11.md, M6, M7)
+# that the tells used to flag as myths, and the myths themselves, which must still be caught.
+REVIEW_CORRECT_ANSWERS = [
+    ("tf-moe", "Mixtral costs about as much per token as a dense 13B model."),
+    ("tf-moe", "It uses roughly the same compute as a dense 13B model."),
+    ("tf-modern-block", "With three matrices at d_ff = 4d the FFN gets bigger, so Llama cuts it to 8/3 d."),
+    ("tf-why-decoder-only", "Nobody has proven the best architecture; it is a trade-off."),
+    ("tf-why-decoder-only", "It was never proven to be the best architecture."),
+    (
+        "pos-rope-details",
+        "With dynamic NTK scaling the frequencies change with the length, so you cache unrotated keys "
+        "and rotate each at its own position.",
+    ),
+]
+REVIEW_MYTHS = [
+    ("tf-moe", "A MoE model with 47B parameters costs as much per token as a dense 47B model."),
+    ("tf-modern-block", "SwiGLU makes the FFN bigger."),
+    ("tf-why-decoder-only", "Decoder-only was proven to be the best architecture."),
+    ("pos-rope-details", "At each step you rotate all cached keys by the current position."),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), REVIEW_CORRECT_ANSWERS)
+def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) -> None:
+    card = next(c for c in BANK if c.id == cid)
+    assert not card.check(answer).stated, (cid, answer)
+    for tell in card.tells:
+        assert states(normalise(answer), tell.phrases) is None, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
+def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
+    card = next(c for c in BANK if c.id == cid)
+    assert card.check(answer).stated, (cid, answer)

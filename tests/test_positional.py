@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from selfattention.positional import (
     LearnedPositionalEmbedding,
     rope_frequencies,
+    rope_max_angles,
+    rope_permute_for_half,
     rope_rotate,
     sinusoidal_positions,
     yarn_attention_factor,
@@ -346,3 +348,88 @@ def test_scaled_rope_rejects_bad_arguments() -> None:
         rope_rotate(x, pos, layout="pairs")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="factor must be a positive number"):
         yarn_attention_factor(0.0)
+
+
+# ---------------------------------------------------------------- angle ranges under context extension
+
+
+def test_rope_max_angles_hand_values_llama2_shape() -> None:
+    # d = 128, base 1e4, L = 4096, s = 8. Pair 46: theta = 1e4^(-92/128) = 10^(-2.875), so
+    # L theta = 4096 * 10^(-2.875) = 5.462 rad; NTK: theta' = theta * 8^(-92/126), so 8 L theta'
+    # = 5.462 * 8^(34/126) = 5.462 * 1.7527 = 9.573 rad. Pair 63: theta = 10^(-3.9375), L theta = 0.4730.
+    trained, pi = rope_max_angles(128, 1e4, 4096, "linear", 8.0)
+    _, ntk = rope_max_angles(128, 1e4, 4096, "ntk", 8.0)
+    _, yarn = rope_max_angles(128, 1e4, 4096, "yarn", 8.0)
+    _, plain = rope_max_angles(128, 1e4, 4096)
+    assert trained[46].item() == pytest.approx(4096 * 10 ** (-2.875), rel=1e-12)
+    assert trained[46].item() == pytest.approx(5.462, abs=1e-3)
+    assert ntk[46].item() == pytest.approx(9.573, abs=1e-3)
+    assert ntk[55].item() == pytest.approx(4096 * 1e4 ** (-110 / 128) * 8 ** (1 - 110 / 126), rel=1e-12)
+    assert trained[63].item() == pytest.approx(0.4730, abs=1e-4)
+    assert ntk[63].item() == pytest.approx(trained[63].item(), rel=1e-12)  # the one pair NTK fixes exactly
+    torch.testing.assert_close(pi, trained, rtol=1e-14, atol=0)
+    torch.testing.assert_close(plain, trained, rtol=1e-14, atol=0)  # s = 1: nothing stretched
+
+
+def test_only_pi_and_yarn_keep_every_unturned_pair_in_its_trained_range() -> None:
+    d, base, L, s = 128, 1e4, 4096, 8.0
+    trained = rope_max_angles(d, base, L)[0]
+    unturned = trained < 2 * math.pi  # no full turn within L
+    assert int(unturned.sum()) == 18 and unturned.nonzero().min().item() == 46
+    out = {}
+    for scaling in (None, "linear", "ntk", "yarn"):
+        extended = rope_max_angles(d, base, L, scaling, s if scaling else 1.0)[1]
+        factor_out = extended / trained
+        out[scaling] = int((factor_out[unturned] > 1 + 1e-12).sum())
+    assert out == {None: 0, "linear": 0, "ntk": 17, "yarn": 0}
+    # unscaled at 8L: every unturned pair reaches 8x its trained angle
+    plain_8L = s * rope_max_angles(d, base, L)[1]
+    torch.testing.assert_close(plain_8L / trained, torch.full((64,), s, dtype=torch.float64))
+    # NTK: out by s^(1 - 2i/(d-2)), the geometric rule of the docstring
+    i = torch.arange(d // 2, dtype=torch.float64)
+    ntk = rope_max_angles(d, base, L, "ntk", s)[1]
+    torch.testing.assert_close(ntk / trained, s ** (1 - 2 * i / (d - 2)), rtol=1e-12, atol=0)
+
+
+def test_rope_permute_for_half_matches_hf_conversion_and_keeps_the_scores() -> None:
+    torch.manual_seed(6)
+    h, dh, d_in, n = 3, 8, 10, 7
+    w = torch.arange(h * dh, dtype=torch.float64)[:, None].expand(h * dh, 2)
+    rows = rope_permute_for_half(w, h)[:, 0].long().tolist()
+    assert rows[:dh] == [0, 2, 4, 6, 1, 3, 5, 7]  # head 0: even rows, then odd rows
+    assert rows[dh : 2 * dh] == [8, 10, 12, 14, 9, 11, 13, 15]  # per head, not across heads
+    W_Q, W_K = torch.randn(2, h * dh, d_in, dtype=torch.float64).unbind(0)
+    x = torch.randn(n, d_in, dtype=torch.float64)
+    pos = torch.arange(n) * 5
+
+    def scores(wq: torch.Tensor, wk: torch.Tensor, layout: str) -> torch.Tensor:
+        q = (x @ wq.T).view(n, h, dh).transpose(0, 1)  # (h, n, dh)
+        k = (x @ wk.T).view(n, h, dh).transpose(0, 1)
+        return rope_rotate(q, pos, layout=layout) @ rope_rotate(k, pos, layout=layout).transpose(-2, -1)
+
+    meta = scores(W_Q, W_K, "interleaved")
+    hf = scores(rope_permute_for_half(W_Q, h), rope_permute_for_half(W_K, h), "half")
+    torch.testing.assert_close(hf, meta, rtol=0, atol=1e-12)  # permuted weights: the same model
+    assert (scores(W_Q, W_K, "half") - meta).abs().max() > 0.5  # unpermuted: silently another model
+    with pytest.raises(ValueError, match="d_head even"):
+        rope_permute_for_half(torch.zeros(9, 4), 3)
+
+
+def test_rope_frequencies_override() -> None:
+    torch.manual_seed(7)
+    x = torch.randn(2, 5, 8, dtype=torch.float64)
+    pos = torch.arange(5) * 3
+    theta = rope_frequencies(8, 100.0)
+    same = rope_rotate(x, pos, frequencies=theta)
+    torch.testing.assert_close(same, rope_rotate(x, pos, 100.0), rtol=0, atol=0)
+    one = theta.clone()
+    one[2] /= 4  # pair 2 only
+    out, ref = rope_rotate(x, pos, frequencies=one), rope_rotate(x, pos, 100.0)
+    torch.testing.assert_close(out[..., [0, 1, 2, 3, 6, 7]], ref[..., [0, 1, 2, 3, 6, 7]], rtol=0, atol=0)
+    # a single pair (d = 2) has theta_0 = 1: rotating it at p * theta_2 / 4 is the expected rotation
+    angle = pos.double() * theta[2] / 4
+    torch.testing.assert_close(out[..., 4:6], rope_rotate(x[..., 4:6], angle), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="frequencies replaces the scaling"):
+        rope_rotate(x, pos, scaling="linear", factor=2.0, frequencies=theta)
+    with pytest.raises(ValueError, match="shape \\(d/2,\\)"):
+        rope_rotate(x, pos, frequencies=theta[:3])

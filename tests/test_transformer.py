@@ -17,6 +17,7 @@ from selfattention import (
     prefix_lm_mask,
     trace_calls,
 )
+from selfattention.masks import causal_mask
 from selfattention.transformer import block_cost, count_parameters, ffn_gradient_norms
 
 D, H, FF = 32, 4, 64
@@ -293,6 +294,28 @@ def test_encoder_decoder_2017_shape():
     assert (out[:, 4:] - out_t[:, 4:]).abs().max() > 1e-3
     assert (out - out_s).abs().amax(dim=-1).min() > 1e-4  # every target position reads the last source token
     torch.testing.assert_close(out_len, out_len_s, atol=1e-5, rtol=0)  # unless it is padding
+
+
+def test_pre_ln_encoder_decoder_normalises_memory_and_output():
+    """norm_first=True: a final LayerNorm on the encoder stack (the memory cross-attention reads) and on the
+    decoder stack (before the tied head), as in pre-LN encoder-decoders; post-LN adds none."""
+    torch.manual_seed(8)
+    kw = dict(d_model=16, num_heads=2, num_layers=2, d_ff=32, max_len=12)
+    post = EncoderDecoder(30, **kw).double().eval()
+    pre = EncoderDecoder(30, norm_first=True, **kw).double().eval()
+    assert _count(pre) == _count(post) + 2 * 2 * 16  # two final norms (gain, bias)
+    assert isinstance(post.enc_norm, nn.Identity) and isinstance(post.dec_norm, nn.Identity)
+    src, tgt = torch.randint(0, 30, (2, 7)), torch.randint(0, 30, (2, 6))
+    with torch.no_grad():
+        memory = pre.embed_tokens(src)
+        for layer in pre.encoder:
+            memory = layer(memory)
+        memory = nn.functional.layer_norm(memory, (16,))  # what cross-attention must read
+        x = pre.embed_tokens(tgt)
+        for layer in pre.decoder:
+            x = layer(x, memory, self_mask=causal_mask(6))
+        want = nn.functional.layer_norm(x, (16,)) @ pre.embed.weight.T
+        torch.testing.assert_close(pre(src, tgt), want, atol=1e-12, rtol=0)
 
 
 def test_errors_name_the_argument():

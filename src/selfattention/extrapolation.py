@@ -91,15 +91,24 @@ class KeyRecallModel(nn.Module):
         self.head = nn.Linear(d_model, vocab_size)
 
     def forward(
-        self, tokens: torch.Tensor, scaling: RopeScaling | None = None, factor: float = 1.0
+        self,
+        tokens: torch.Tensor,
+        scaling: RopeScaling | None = None,
+        factor: float = 1.0,
+        frequencies: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """Logits (B, V) read at the last position; ``scaling``/``factor`` stretch RoPE (L = max_len)."""
+        """Logits (B, V) read at the last position; ``scaling``/``factor`` stretch RoPE (L = max_len).
+
+        ``frequencies`` (d_head/2,) replaces RoPE's theta_i (for instance to rescale one pair only).
+        """
         if not isinstance(tokens, torch.Tensor) or tokens.dtype != torch.long or tokens.ndim != 2:
             raise ValueError(
                 f"tokens must be a long tensor (batch, n): got {tuple(getattr(tokens, 'shape', ()))}"
             )
-        if scaling is not None and self.positions != "rope":
-            raise ValueError(f"scaling applies to positions='rope' only: got positions={self.positions!r}")
+        if (scaling is not None or frequencies is not None) and self.positions != "rope":
+            raise ValueError(
+                f"scaling and frequencies apply to positions='rope' only: got positions={self.positions!r}"
+            )
         B, n = tokens.shape
         x = self.embed(tokens)  # (B, n, d_model)
         if self.positions == "sinusoidal":
@@ -111,7 +120,7 @@ class KeyRecallModel(nn.Module):
         k = self.k_proj(x).view(B, n, h, dh).transpose(1, 2)  # (B, h, n, dh)
         v = self.v_proj(x).view(B, n, h, dh).transpose(1, 2)  # (B, h, n, dh)
         if self.positions == "rope":
-            kw = dict(base=self.rope_base, scaling=scaling, factor=factor)
+            kw = dict(base=self.rope_base, scaling=scaling, factor=factor, frequencies=frequencies)
             if scaling == "yarn":
                 kw["original_max_position"] = self.max_len
             q = rope_rotate(q, torch.tensor([n - 1]), **kw)
@@ -153,11 +162,12 @@ def key_recall_accuracy(
     key_pos: torch.Tensor,
     scaling: RopeScaling | None = None,
     factor: float = 1.0,
+    frequencies: torch.Tensor | None = None,
 ) -> dict[str, float]:
     """Accuracy: ``all``, keys within the training distance (``near``), beyond it (``far``; NaN if none)."""
     model.eval()
     with one_cpu_thread():  # tiny tensors: one thread is faster, and the same on every machine
-        logits = model(tokens, scaling=scaling, factor=factor)
+        logits = model(tokens, scaling=scaling, factor=factor, frequencies=frequencies)
     correct = (logits.argmax(-1) == labels).double()
     distance = tokens.shape[1] - 1 - key_pos  # (N,)
     far = distance > model.max_len - 1  # training at n = max_len puts keys 1..max_len-1 back

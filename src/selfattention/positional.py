@@ -21,6 +21,8 @@ __all__ = [
     "sinusoidal_positions",
     "LearnedPositionalEmbedding",
     "rope_frequencies",
+    "rope_max_angles",
+    "rope_permute_for_half",
     "rope_rotate",
     "yarn_attention_factor",
     "yarn_correction_range",
@@ -161,6 +163,51 @@ def rope_frequencies(
     return theta
 
 
+def rope_max_angles(
+    d: int,
+    base: float,
+    original_max_position: int,
+    scaling: RopeScaling | None = None,
+    factor: float = 1.0,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Largest angle of each pair, in training and over the stretched context: two (d/2,) float64 tensors.
+
+    ``trained[i] = L theta_i``: pair i sees the angles [0, L theta_i) over positions 0..L-1 (L =
+    ``original_max_position``). ``extended[i] = s L theta'_i``: the angles it reaches over s L positions
+    with the frequencies ``rope_frequencies(d, base, scaling, factor, L)``. A pair with ``trained < 2 pi``
+    (no full turn within L) meets angles never seen in training wherever ``extended > trained``. For
+    ``"linear"`` (PI) the two are equal; ``"ntk"`` gives ``extended / trained = s^(1 - 2i/(d-2))`` (> 1 for
+    every pair but the last); ``"yarn"`` equals PI on the pairs with less than one turn.
+    """
+    original_max_position = check_positive_int(original_max_position, "original_max_position")
+    theta = rope_frequencies(d, base)
+    kw = dict(original_max_position=original_max_position) if scaling == "yarn" else {}
+    scaled = rope_frequencies(d, base, scaling, factor, **kw)
+    return original_max_position * theta, float(factor) * original_max_position * scaled
+
+
+def rope_permute_for_half(w: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """Rows of a q or k projection (num_heads * d_head, d_in) reordered for ``layout="half"``; same shape.
+
+    Within each head, rows (0, 2, 4, ...) come first and (1, 3, 5, ...) second, so the interleaved pair
+    (2i, 2i+1) becomes the pair (i, i + d_head/2) of the rotate-half layout. This is the ``permute`` of
+    Hugging Face's ``convert_llama_weights_to_hf.py`` (Meta's Llama code rotates interleaved pairs, HF's
+    Llama rotates halves): with W_Q and W_K so permuted, the half layout gives the same scores.
+    """
+    check_tensor(w, "w")
+    check_rank(w, "w", min_rank=2)
+    num_heads = check_positive_int(num_heads, "num_heads")
+    rows = w.shape[0]
+    if w.ndim != 2 or rows % (2 * num_heads):
+        raise ValueError(
+            f"w must be (num_heads * d_head, d_in) with d_head even: got w {tuple(w.shape)}, "
+            f"num_heads={num_heads}"
+        )
+    d_in = w.shape[1]
+    # (h, d_head/2, 2, d_in) -> (h, 2, d_head/2, d_in): even rows, then odd rows, per head
+    return w.view(num_heads, rows // num_heads // 2, 2, d_in).transpose(1, 2).reshape(rows, d_in)
+
+
 def rope_rotate(
     x: torch.Tensor,
     positions: torch.Tensor,
@@ -169,14 +216,19 @@ def rope_rotate(
     factor: float = 1.0,
     original_max_position: int | None = None,
     layout: Literal["interleaved", "half"] = "interleaved",
+    frequencies: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Rotary embedding (Su et al.): rotate each pair of x (..., n, d) by angle p * theta_i; same shape.
 
     ``positions`` is (n,) (ints or floats), one position per row of x. ``layout="interleaved"`` pairs
-    (x[2i], x[2i+1]) as in the RoFormer paper; ``"half"`` pairs (x[i], x[i + d/2]) ("rotate_half", as in
-    GPT-NeoX / Llama code). Rotating q at m and k at n makes q_m . k_n depend on m - n only. ``scaling``,
-    ``factor`` and ``original_max_position`` as in ``rope_frequencies``; with ``"yarn"`` the output is also
-    multiplied by ``yarn_attention_factor(factor)`` (apply to q and k: the logits scale by its square).
+    (x[2i], x[2i+1]) as in the RoFormer paper, Meta's Llama and GPT-J code; ``"half"`` pairs
+    (x[i], x[i + d/2]) ("rotate_half", GPT-NeoX's layout, used by Hugging Face's Llama after the rows of
+    W_Q and W_K are permuted: ``rope_permute_for_half``). Rotating q at m and k at n makes q_m . k_n
+    depend on m - n only.
+    ``scaling``, ``factor`` and ``original_max_position`` as in ``rope_frequencies``; with ``"yarn"`` the
+    output is also multiplied by ``yarn_attention_factor(factor)`` (apply to q and k: the logits scale by
+    its square). ``frequencies`` (d/2,) replaces theta_i outright (for experiments that rescale single
+    pairs); it cannot be combined with ``scaling``.
     """
     check_tensor(x, "x")
     check_rank(x, "x", min_rank=2)
@@ -192,7 +244,17 @@ def rope_rotate(
         )
     if layout not in ("interleaved", "half"):
         raise ValueError(f"layout must be 'interleaved' or 'half': got layout={layout!r}")
-    theta = rope_frequencies(d, base, scaling, factor, original_max_position)  # (d/2,) float64
+    if frequencies is None:
+        theta = rope_frequencies(d, base, scaling, factor, original_max_position)  # (d/2,) float64
+    else:
+        if scaling is not None:
+            raise ValueError(f"frequencies replaces the scaling: got scaling={scaling!r} as well")
+        check_tensor(frequencies, "frequencies")
+        if frequencies.shape != (d // 2,):
+            raise ValueError(
+                f"frequencies must have shape (d/2,) = ({d // 2},): got {tuple(frequencies.shape)}"
+            )
+        theta = frequencies.to(torch.float64)
     angles = positions.to(torch.float64)[:, None] * theta  # (n, d/2)
     mscale = yarn_attention_factor(factor) if scaling == "yarn" else 1.0
     cos = (torch.cos(angles) * mscale).to(x.dtype)

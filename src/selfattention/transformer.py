@@ -323,7 +323,8 @@ class DecoderOnlyLM(nn.Module):
 
     Token embedding (+ learned positions if ``positions="learned"``), ``num_layers`` pre-norm blocks
     (:class:`EncoderLayer` with ``norm_first=True`` and a causal mask), a final norm and an output head
-    tied to the embedding (``tie_weights``). GPT-2 shape: defaults. Llama shape: ``norm="rmsnorm"``,
+    tied to the embedding (``tie_weights``). GPT-2 shape: defaults (but GELU is the exact erf form; GPT-2
+    uses the tanh approximation, which changes no parameter or FLOP count). Llama shape: ``norm="rmsnorm"``,
     ``activation="swiglu"``, ``bias=False``, ``positions="none"`` (RoPE adds no parameters), ``num_kv_heads``.
     """
 
@@ -389,6 +390,9 @@ class EncoderDecoder(nn.Module):
 
     One embedding table shared by source, target and the output head (weight tying), multiplied by
     sqrt(d_model) and added to sinusoidal positions; ``num_layers`` post-LN encoder and decoder layers.
+    With ``norm_first=True`` the layers are pre-LN and, as in pre-LN encoder-decoders (tensor2tensor, fairseq
+    ``normalize_before``), a final LayerNorm closes each stack (``enc_norm`` on the memory that
+    cross-attention reads, ``dec_norm`` before the tied head); post-LN has none (each layer ends in a norm).
     Dropout is left out (eval-mode behaviour).
     """
 
@@ -415,6 +419,9 @@ class EncoderDecoder(nn.Module):
         self.decoder = nn.ModuleList(
             DecoderLayer(d_model, num_heads, d_ff, norm_first=norm_first) for _ in range(num_layers)
         )
+        self.norm_first = bool(norm_first)
+        final = nn.LayerNorm if self.norm_first else nn.Identity  # pre-LN stacks end in a norm
+        self.enc_norm, self.dec_norm = final(d_model), final(d_model)
         with torch.device("cpu"):  # a fixed table: computed on the CPU even when built on the meta device
             pe = sinusoidal_positions(max_len, d_model)  # (max_len, d_model)
         self.register_buffer("pe", pe, persistent=False)
@@ -441,11 +448,12 @@ class EncoderDecoder(nn.Module):
         memory = self.embed_tokens(src)  # (B, m, d_model)
         for layer in self.encoder:
             memory = layer(memory, mask=src_mask)  # bidirectional (only padding is masked)
+        memory = self.enc_norm(memory)  # pre-LN: normalised before cross-attention reads it
         x = self.embed_tokens(tgt)  # (B, n, d_model)
         causal = causal_mask(tgt.shape[1], device=tgt.device)  # (n, n)
         for layer in self.decoder:
             x = layer(x, memory, self_mask=causal, memory_mask=src_mask)
-        return F.linear(x, self.embed.weight)  # (B, n, vocab_size), tied output head
+        return F.linear(self.dec_norm(x), self.embed.weight)  # (B, n, vocab_size), tied output head
 
 
 def trace_calls(module: nn.Module, *args: Any, **kwargs: Any) -> list[tuple[str, str, int]]:

@@ -43,7 +43,7 @@ _WORD = re.compile(r"[a-z0-9_]")
 # d_k ...", "不是按列"): up to 3 English words back, or a Chinese negation just before ("不是", "不"), or
 # a Chinese conditional ("如果", "假如", "若") up to 6 characters back
 _EN_NEGATORS = {
-    "not", "no", "never", "nor", "instead", "rather", "without", "neither", "myth", "if", "suppose",
+    "not", "no", "never", "nobody", "nor", "instead", "rather", "without", "neither", "myth", "if", "suppose",
 }
 _ZH_NEGATORS = (
     "不是", "并非", "而非", "不要", "不用", "不必", "不能", "不会", "没有", "不", "非", "没", "别", "未",
