@@ -20,6 +20,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .drills import DRILLS, detect_drill, get_drill
 from .drills.rules import find_violations
@@ -65,8 +66,10 @@ def _check_names(drill: str) -> list[str]:
     return ["file compiles", STATIC_CHECK, "file loads", *checks_index.NAMES[drill]]
 
 
-def grade_file(path: Path, timeout: float = 20.0, seed: int | None = None) -> GradeReport:
-    """Grade ``path``; never raises for problems in the user's file."""
+def grade_file(path: Path, timeout: float = 20.0, seed: int | None = None, zygote: Any = None) -> GradeReport:
+    """Grade ``path``; never raises for problems in the user's file. With ``zygote`` (a
+    ``drills._common.Zygote``, for grading many files) the checks run in this process and the candidate's
+    code in a sandbox forked from it; otherwise both run in a worker process."""
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -104,7 +107,9 @@ def grade_file(path: Path, timeout: float = 20.0, seed: int | None = None) -> Gr
         else CheckResult(STATIC_CHECK, "fail", "; ".join(str(v) for v in found[:3])
                          + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
     )
-    ran, output, used = _run_worker(path, drill, timeout, seed)
+    ran, output, used = (
+        _run_worker(path, drill, timeout, seed) if zygote is None else _run_here(path, drill, timeout, seed, zygote)
+    )
     results = [CheckResult(names[0], "pass"), static, *ran]
     done = {r.name for r in results}
     results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
@@ -216,6 +221,24 @@ def _run_worker(
     return results, "".join(stderr), used
 
 
+def _run_here(
+    path: Path, drill: str, timeout: float, seed: int | None, zygote: Any
+) -> tuple[list[CheckResult], str, int | None]:
+    from .drills._worker import run_checks
+
+    events: list[dict[str, Any]] = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        run_checks(str(path), drill, lambda **m: events.append(m), cpu_limit=timeout * CPU_FACTOR + CPU_MARGIN,
+                   seed=seed, timeout=timeout, stderr=devnull, zygote=zygote)
+    finally:
+        os.close(devnull)
+    results = [CheckResult(m["check"], "pass" if m["ok"] else "fail", m.get("message", ""))
+               for m in events if m["event"] == "result"]
+    used = next((int(m["seed"]) for m in events if m["event"] == "seed"), seed)
+    return results, "", used
+
+
 def format_report(report: GradeReport, plain: bool) -> str:
     """The checklist as text; ✓/✗ (or [PASS]/[FAIL] with ``plain``)."""
     if report.error:
@@ -235,13 +258,13 @@ def format_report(report: GradeReport, plain: bool) -> str:
             line += "\n      -> (same reason as above)" if same else f"\n      -> {r.message}"
             previous = r.message
         out.append(line)
+    if report.seed is not None:
+        out.append(f"Random inputs: seed {report.seed} (grade again with --seed {report.seed} for the same inputs)")
     if report.output.strip():
         printed = report.output.rstrip("\n").splitlines()
         out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")
         out += [f"  | {ln}" for ln in printed]
     n_pass = sum(r.status == "pass" for r in report.results)
-    if report.seed is not None:
-        out.append(f"Random inputs: seed {report.seed} (grade again with --seed {report.seed} for the same inputs)")
     out.append(f"{n_pass}/{len(report.results)} checks passed" + (" — all good." if report.passed else "."))
     return "\n".join(out)
 

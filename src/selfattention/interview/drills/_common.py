@@ -31,7 +31,7 @@ import selfattention as sa
 from . import _sandbox
 from .rules import Forbidden
 
-__all__ = ["CheckFailed", "Sandbox", "RemoteModule", "SandboxDied", "SandboxTimeout", "seeded", "SEED"]
+__all__ = ["CheckFailed", "Sandbox", "Zygote", "RemoteModule", "SandboxDied", "SandboxTimeout", "seeded", "SEED"]
 
 SANDBOX = str(Path(_sandbox.__file__).resolve())
 SEED: list[int] = [0]  # the run's base seed, set by the worker; every check's inputs derive from it
@@ -104,25 +104,85 @@ def _recv(fd: int, deadline: float | None) -> Any:
     return torch.load(io.BytesIO(exact(n)), weights_only=True)
 
 
+def _home() -> str:
+    home = tempfile.mkdtemp(prefix="drill-sandbox-")
+    os.chmod(home, 0o555)  # read-only: the working directory and HOME hold nothing, take nothing
+    return home
+
+
+def _env(home: str) -> dict[str, str]:
+    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+    env.update(HOME=home, TMPDIR=home, OMP_NUM_THREADS=env.get("OMP_NUM_THREADS", "1"))
+    return env
+
+
+class Zygote:
+    """One process that has imported torch and forks a fresh sandbox per file (``_sandbox.py --zygote``):
+    grading many files costs one torch import, and every file still gets its own process."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.home = _home()
+        self.sock, theirs = socket.socketpair()
+        self.proc = subprocess.Popen([sys.executable, "-I", "-B", SANDBOX, "--zygote"], stdin=theirs,
+                                     cwd=self.home, env=_env(self.home))
+        theirs.close()
+        self.lock = __import__("threading").Lock()
+        if self.sock.recv(1) != b"R":
+            raise RuntimeError("the sandbox zygote did not start")
+
+    def spawn(self, stderr_fd: int) -> tuple[int, int, int]:
+        """(pid, fd to write requests to, fd to read replies from) of a new sandbox."""
+        import socket
+
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        with self.lock:
+            socket.send_fds(self.sock, [b"S"], [req_r, rep_w, stderr_fd])
+            (pid,) = struct.unpack("<q", self.sock.recv(8))
+        os.close(req_r)
+        os.close(rep_w)
+        return pid, req_w, rep_r
+
+    def close(self) -> None:
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.chmod(self.home, 0o755)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
 class Sandbox:
     """The candidate's process: started at once (it imports torch while the grader imports the reference),
-    fed one request at a time; killed on the time limit."""
+    fed one request at a time; killed on the time limit. With a `Zygote`, forked from it instead."""
 
-    def __init__(self, stderr: Any = None) -> None:
-        self.home = tempfile.mkdtemp(prefix="drill-sandbox-")
-        os.chmod(self.home, 0o555)  # read-only: the working directory and HOME hold nothing, take nothing
-        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-        env.update(HOME=self.home, TMPDIR=self.home, OMP_NUM_THREADS=env.get("OMP_NUM_THREADS", "1"))
+    def __init__(self, stderr: Any = None, zygote: Zygote | None = None) -> None:
+        self.deadline: float | None = None
+        self.timeout = 0.0
+        self.landlock = 0
+        self.pid: int | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.home = ""
+        if zygote is not None:
+            err = stderr if isinstance(stderr, int) else (stderr.fileno() if stderr is not None else 2)
+            self.pid, self.fd_out, self.fd_in = zygote.spawn(err)
+            return
+        self.home = _home()
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-B", SANDBOX],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=self.home, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=self.home, env=_env(self.home),
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.fd_out = self.proc.stdin.fileno()
         self.fd_in = self.proc.stdout.fileno()
-        self.deadline: float | None = None
-        self.timeout = 0.0
-        self.landlock = 0
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.proc is None else self.proc.returncode
 
     def wait_ready(self, limit: float) -> None:
         self._read(time.monotonic() + limit)
@@ -135,17 +195,17 @@ class Sandbox:
             raise SandboxTimeout from None
         except (EOFError, OSError, RuntimeError, ValueError):
             self.kill()
-            raise SandboxDied(self.proc.returncode) from None
+            raise SandboxDied(self.returncode) from None
 
     def request(self, msg: dict[str, Any]) -> dict[str, Any]:
         try:
             _sandbox.send_frame(self.fd_out, msg)
         except OSError:
             self.kill()
-            raise SandboxDied(self.proc.returncode) from None
+            raise SandboxDied(self.returncode) from None
         reply = self._read(self.deadline)
         if not isinstance(reply, dict):
-            raise SandboxDied(self.proc.returncode)
+            raise SandboxDied(self.returncode)
         return reply
 
     def start_clock(self, timeout: float) -> None:
@@ -153,12 +213,26 @@ class Sandbox:
         self.deadline = time.monotonic() + timeout
 
     def kill(self) -> None:
+        if self.proc is None:
+            if self.pid is not None:
+                try:
+                    os.kill(self.pid, 9)
+                except ProcessLookupError:
+                    pass
+            return
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
 
     def close(self) -> None:
         self.kill()
+        if self.proc is None:
+            for fd in (self.fd_in, self.fd_out):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            return
         for f in (self.proc.stdin, self.proc.stdout):
             try:
                 if f is not None:

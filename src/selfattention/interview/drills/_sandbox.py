@@ -480,7 +480,61 @@ class Server:
                 return
 
 
+def _preload() -> None:
+    """What the guard and the first calls would import lazily (torch._dynamo alone is ~1 s): imported once,
+    before the clock starts, and before the sandbox forbids writing (its import probes a temp dir)."""
+    import torch._dynamo  # noqa: F401
+    import torch.library  # noqa: F401
+    import torch.utils._python_dispatch  # noqa: F401
+
+
+def zygote() -> int:
+    """``_sandbox.py --zygote``: import torch once, then fork one fresh sandbox per request (for grading many
+    files: the corpus test). Requests arrive on stdin, a unix socket, as three file descriptors (requests in,
+    replies out, stderr); the answer is the child's pid."""
+    import socket
+
+    die_with_parent()
+    sock = socket.socket(fileno=os.dup(0))
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    import torch
+
+    _preload()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    sock.sendall(b"R")
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 16, 3)
+        except OSError:
+            return 0
+        if not msg or len(fds) != 3:
+            return 0
+        pid = os.fork()
+        if pid == 0:
+            try:
+                sock.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                fd_in, fd_out, err = fds
+                os.dup2(err, 2)
+                os.dup2(2, 1)
+                os.close(err)
+                sys.stdout = sys.stderr
+                die_with_parent()
+                torch.set_num_threads(1)
+                server = Server(fd_in, fd_out)
+                server.reply(ready=True)
+                server.serve()
+            finally:
+                os._exit(0)
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(struct.pack("<q", pid))
+
+
 def main() -> int:
+    if "--zygote" in sys.argv[1:]:
+        return zygote()
     die_with_parent()
     fd_in = os.dup(0)
     fd_out = os.dup(1)
@@ -490,8 +544,9 @@ def main() -> int:
     os.set_inheritable(fd_in, False)
     os.set_inheritable(fd_out, False)
     sys.stdout = sys.stderr
-    import torch  # noqa: F401 - slow: before the grader's clock starts
+    import torch  # slow: before the grader's clock starts
 
+    _preload()
     torch.set_num_threads(1)
     server = Server(fd_in, fd_out)
     server.reply(ready=True)

@@ -69,13 +69,14 @@ def run_checks(
     seed: int | None = None,
     timeout: float | None = None,
     stderr: Any = None,
+    zygote: Any = None,
 ) -> None:
     """Load the user's file in a sandboxed process and run the drill's checks against it, reporting each
     through ``send(event=..., ...)``. ``seed`` (random when None) makes every input; ``timeout`` (seconds
     from ``ready``) ends the run in this process too."""
     from ._common import Sandbox  # imports torch; the sandbox starts first, so the two imports overlap
 
-    box = Sandbox(stderr=stderr)
+    box = Sandbox(stderr=stderr, zygote=zygote)
     try:
         _run(box, os.path.abspath(path), drill, send, cpu_limit, seed, timeout)
     finally:
