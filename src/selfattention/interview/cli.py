@@ -216,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="time limit for running your code (default 20 s)",
     )
-    sp.add_argument("--seed", type=int, metavar="N", help="the random inputs of an earlier run (it prints its seed)")
+    sp.add_argument("--seed", type=int, metavar="N", help="the inputs of an earlier run (it prints its seed)")
     return parser
 
 def resolve_chapter(value: str) -> str:

@@ -31,7 +31,7 @@ STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
 CPU_FACTOR, CPU_MARGIN = 2.0, 10.0  # worker CPU cap = 2 x the time limit + 10 s (after its imports)
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
 PRINTED_LINES = 20  # the last lines your code printed are shown under the checklist
-GRACE = 5.0  # seconds past the time limit before this process kills the worker (the worker stops at the limit)
+GRACE = 5.0  # seconds past the time limit before this process kills the worker (which stops at the limit)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,9 @@ def grade_file(path: Path, timeout: float = 20.0, seed: int | None = None, zygot
                          + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
     )
     ran, output, used = (
-        _run_worker(path, drill, timeout, seed) if zygote is None else _run_here(path, drill, timeout, seed, zygote)
+        _run_worker(path, drill, timeout, seed)
+        if zygote is None
+        else _run_here(path, drill, timeout, seed, zygote)
     )
     results = [CheckResult(names[0], "pass"), static, *ran]
     done = {r.name for r in results}
@@ -229,7 +231,8 @@ def _run_here(
     events: list[dict[str, Any]] = []
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
-        run_checks(str(path), drill, lambda **m: events.append(m), cpu_limit=timeout * CPU_FACTOR + CPU_MARGIN,
+        run_checks(str(path), drill, lambda **m: events.append(m),
+                   cpu_limit=timeout * CPU_FACTOR + CPU_MARGIN,
                    seed=seed, timeout=timeout, stderr=devnull, zygote=zygote)
     finally:
         os.close(devnull)
@@ -259,7 +262,8 @@ def format_report(report: GradeReport, plain: bool) -> str:
             previous = r.message
         out.append(line)
     if report.seed is not None:
-        out.append(f"Random inputs: seed {report.seed} (grade again with --seed {report.seed} for the same inputs)")
+        seed = report.seed
+        out.append(f"Random inputs: seed {seed} (grade again with --seed {seed} for the same ones)")
     if report.output.strip():
         printed = report.output.rstrip("\n").splitlines()
         out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")

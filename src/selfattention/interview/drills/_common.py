@@ -31,14 +31,32 @@ import selfattention as sa
 from . import _sandbox
 from .rules import Forbidden
 
-__all__ = ["CheckFailed", "Sandbox", "Zygote", "RemoteModule", "SandboxDied", "SandboxTimeout", "seeded", "SEED"]
+__all__ = [
+    "CheckFailed",
+    "Sandbox",
+    "Zygote",
+    "RemoteModule",
+    "SandboxDied",
+    "SandboxTimeout",
+    "seeded",
+    "SEED",
+]
 
 SANDBOX = str(Path(_sandbox.__file__).resolve())
 SEED: list[int] = [0]  # the run's base seed, set by the worker; every check's inputs derive from it
 # what the candidate's process may not read: the course package (the reference lives there)
 HIDDEN = [str(Path(sa.__file__).resolve().parent)]
-_PASS_ENV = ("PATH", "LANG", "LC_ALL", "ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA",
-             "OMP_NUM_THREADS", "MKL_NUM_THREADS", "SYSTEMROOT")
+_PASS_ENV = (
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "ATEN_CPU_CAPABILITY",
+    "MKL_ENABLE_INSTRUCTIONS",
+    "ONEDNN_MAX_CPU_ISA",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "SYSTEMROOT",
+)
 
 
 class CheckFailed(Exception):
@@ -125,8 +143,12 @@ class Zygote:
 
         self.home = _home()
         self.sock, theirs = socket.socketpair()
-        self.proc = subprocess.Popen([sys.executable, "-I", "-B", SANDBOX, "--zygote"], stdin=theirs,
-                                     cwd=self.home, env=_env(self.home))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-B", SANDBOX, "--zygote"],
+            stdin=theirs,
+            cwd=self.home,
+            env=_env(self.home),
+        )
         theirs.close()
         self.lock = __import__("threading").Lock()
         if self.sock.recv(1) != b"R":
@@ -174,7 +196,11 @@ class Sandbox:
         self.home = _home()
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-B", SANDBOX],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=self.home, env=_env(self.home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=self.home,
+            env=_env(self.home),
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.fd_out = self.proc.stdin.fileno()
@@ -274,8 +300,12 @@ class RemoteModule:
 
     def _call(self, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         reply = self._box.request(
-            {"op": "call", "target": target, "args": [_encode(a) for a in args],
-             "kwargs": {k: _encode(v) for k, v in kwargs.items()}}
+            {
+                "op": "call",
+                "target": target,
+                "args": [_encode(a) for a in args],
+                "kwargs": {k: _encode(v) for k, v in kwargs.items()},
+            }
         )
         self.largest = int(reply.get("largest", 0))
         self.largest_shape = list(reply.get("largest_shape", []))
@@ -408,7 +438,9 @@ def _close(
     (if one fits) the likely bug."""
     _shape(label, got, tuple(ref.shape))
     if dtype is not None and got.dtype != dtype:
-        raise CheckFailed(f"{label} has dtype {got.dtype}, expected {dtype} (the dtype of the inputs) for {case}")
+        raise CheckFailed(
+            f"{label} has dtype {got.dtype}, expected {dtype} (the dtype of the inputs) for {case}"
+        )
     err = _err(got, ref)
     if err <= atol:
         return
@@ -439,7 +471,12 @@ def _ref(q, k, v, mask=None, bias=None, scale=None):
     """The reference attention, in float64 (the comparison's tolerance is then all the candidate's)."""
     dt = q.dtype
     out, w = sa.scaled_dot_product_attention(
-        q.double(), k.double(), v.double(), mask=mask, bias=None if bias is None else bias.double(), scale=scale,
+        q.double(),
+        k.double(),
+        v.double(),
+        mask=mask,
+        bias=None if bias is None else bias.double(),
+        scale=scale,
         return_weights=True,
     )
     return out.to(dt) if dt == torch.float32 else out, w.to(dt) if dt == torch.float32 else w

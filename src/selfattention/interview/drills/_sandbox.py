@@ -18,7 +18,7 @@ computes the reference with the course package and compares. Before the candidat
   (``aten::scaled_dot_product_attention``, ``aten::_scaled_dot_product_attention_math``) are overridden in
   the dispatcher itself (``torch.library``). The guard also records the largest tensor a call builds.
 
-Protocol (length-prefixed frames of ``torch.save`` bytes, read back with ``weights_only=True``, so neither side
+Protocol (length-prefixed frames of ``torch.save`` bytes, read with ``weights_only=True``, so neither side
 can make the other run code): the grader sends ``load`` then ``call`` requests, this process answers each.
 """
 
@@ -38,8 +38,14 @@ import warnings
 from typing import Any
 
 ATTENTION_OPS = (
-    "scaled_dot_product", "flash_attention", "efficient_attention", "cudnn_attention",
-    "multi_head_attention", "_transformer_encoder_layer", "_fused_sdp", "_triton_multi_head",
+    "scaled_dot_product",
+    "flash_attention",
+    "efficient_attention",
+    "cudnn_attention",
+    "multi_head_attention",
+    "_transformer_encoder_layer",
+    "_fused_sdp",
+    "_triton_multi_head",
 )
 SOFTMAX_OPS = ("softmax", "logsumexp")
 COMPOSITE_ATTENTION = ("scaled_dot_product_attention", "_scaled_dot_product_attention_math")
@@ -50,7 +56,7 @@ class Forbidden(BaseException):  # noqa: N818 - a BaseException so `except Excep
     """The candidate's code called something the drill forbids."""
 
 
-# -- the frame protocol ---------------------------------------------------------------------------------------
+# -- the frame protocol -----------------------------------------------------------------------------
 def send_frame(fd: int, obj: Any) -> None:
     import torch
 
@@ -83,9 +89,21 @@ def recv_frame(fd: int) -> Any:
 
 # -- isolation ---------------------------------------------------------------------------------------------
 _LL_FS = {  # Landlock filesystem access rights (include/uapi/linux/landlock.h)
-    "EXECUTE": 1 << 0, "WRITE_FILE": 1 << 1, "READ_FILE": 1 << 2, "READ_DIR": 1 << 3, "REMOVE_DIR": 1 << 4,
-    "REMOVE_FILE": 1 << 5, "MAKE_CHAR": 1 << 6, "MAKE_DIR": 1 << 7, "MAKE_REG": 1 << 8, "MAKE_SOCK": 1 << 9,
-    "MAKE_FIFO": 1 << 10, "MAKE_BLOCK": 1 << 11, "MAKE_SYM": 1 << 12, "REFER": 1 << 13, "TRUNCATE": 1 << 14,
+    "EXECUTE": 1 << 0,
+    "WRITE_FILE": 1 << 1,
+    "READ_FILE": 1 << 2,
+    "READ_DIR": 1 << 3,
+    "REMOVE_DIR": 1 << 4,
+    "REMOVE_FILE": 1 << 5,
+    "MAKE_CHAR": 1 << 6,
+    "MAKE_DIR": 1 << 7,
+    "MAKE_REG": 1 << 8,
+    "MAKE_SOCK": 1 << 9,
+    "MAKE_FIFO": 1 << 10,
+    "MAKE_BLOCK": 1 << 11,
+    "MAKE_SYM": 1 << 12,
+    "REFER": 1 << 13,
+    "TRUNCATE": 1 << 14,
 }
 _SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446  # the same number on every architecture
 _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG = 38, 1
@@ -135,9 +153,21 @@ def landlock(hide: list[str]) -> int:
     abi = libc.syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     if abi < 1:
         return 0
-    write = sum(_LL_FS[k] for k in (
-        "WRITE_FILE", "REMOVE_DIR", "REMOVE_FILE", "MAKE_CHAR", "MAKE_DIR", "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO",
-        "MAKE_BLOCK", "MAKE_SYM"))
+    write = sum(
+        _LL_FS[k]
+        for k in (
+            "WRITE_FILE",
+            "REMOVE_DIR",
+            "REMOVE_FILE",
+            "MAKE_CHAR",
+            "MAKE_DIR",
+            "MAKE_REG",
+            "MAKE_SOCK",
+            "MAKE_FIFO",
+            "MAKE_BLOCK",
+            "MAKE_SYM",
+        )
+    )
     if abi >= 2:
         write |= _LL_FS["REFER"]
     if abi >= 3:
@@ -162,8 +192,13 @@ def landlock(hide: list[str]) -> int:
                 try:
                     rights = read if os.path.isdir(path) else _LL_FS["READ_FILE"]
                     rule = _PathBeneath(allowed=rights, parent_fd=pfd)
-                    libc.syscall(_SYS_ADD_RULE, ctypes.c_int(fd), ctypes.c_int(1), ctypes.byref(rule),
-                                 ctypes.c_uint32(0))
+                    libc.syscall(
+                        _SYS_ADD_RULE,
+                        ctypes.c_int(fd),
+                        ctypes.c_int(1),
+                        ctypes.byref(rule),
+                        ctypes.c_uint32(0),
+                    )
                 finally:
                     os.close(pfd)
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -191,8 +226,10 @@ def hide_course(package_dirs: list[str]) -> None:
     """Take the course package off sys.path and out of the import system."""
     roots = {os.path.realpath(os.path.dirname(p)) for p in package_dirs}
     sys.path[:] = [
-        p for p in sys.path
-        if os.path.realpath(p or ".") not in roots and not os.path.isdir(os.path.join(p or ".", "selfattention"))
+        p
+        for p in sys.path
+        if os.path.realpath(p or ".") not in roots
+        and not os.path.isdir(os.path.join(p or ".", "selfattention"))
     ]
     kept = []
     for finder in sys.meta_path:
@@ -285,17 +322,24 @@ def _make_guard() -> Any:
         def tripwire(*args: Any, **kwargs: Any) -> Any:
             fn = guard.no_softmax
             if fn:
-                guard.trip(f"your code calls {label}: {fn} must be written with exp, max and sum, "
-                           "not a library softmax")
+                guard.trip(
+                    f"your code calls {label}: {fn} must be written with exp, max and sum, "
+                    "not a library softmax"
+                )
             return original(*args, **kwargs)
 
         setattr(owner, attr, tripwire)
 
     for owner, attr, label in (
-        (torch, "softmax", "torch.softmax"), (F, "softmax", "F.softmax"), (torch.Tensor, "softmax", "Tensor.softmax"),
-        (torch, "log_softmax", "torch.log_softmax"), (F, "log_softmax", "F.log_softmax"),
-        (torch.Tensor, "log_softmax", "Tensor.log_softmax"), (torch.special, "softmax", "torch.special.softmax"),
-        (torch.nn.Softmax, "forward", "nn.Softmax"), (torch, "logsumexp", "torch.logsumexp"),
+        (torch, "softmax", "torch.softmax"),
+        (F, "softmax", "F.softmax"),
+        (torch.Tensor, "softmax", "Tensor.softmax"),
+        (torch, "log_softmax", "torch.log_softmax"),
+        (F, "log_softmax", "F.log_softmax"),
+        (torch.Tensor, "log_softmax", "Tensor.log_softmax"),
+        (torch.special, "softmax", "torch.special.softmax"),
+        (torch.nn.Softmax, "forward", "nn.Softmax"),
+        (torch, "logsumexp", "torch.logsumexp"),
         (torch.Tensor, "logsumexp", "Tensor.logsumexp"),
     ):
         scoped_softmax(owner, attr, label)
@@ -363,8 +407,12 @@ class Server:
                         "weight": sub.weight.detach().clone(),
                         "bias": None if sub.bias is None else sub.bias.detach().clone(),
                     }
-        return {"obj": handle, "type": type(value).__name__,
-                "module": isinstance(value, torch.nn.Module), "linears": linears}
+        return {
+            "obj": handle,
+            "type": type(value).__name__,
+            "module": isinstance(value, torch.nn.Module),
+            "linears": linears,
+        }
 
     def decode(self, value: Any) -> Any:
         if "t" in value:

@@ -94,7 +94,8 @@ def _run(box: Any, path: str, drill: str, send: Callable[..., None], cpu_limit: 
 
     def timed_out() -> None:
         send(event="result", check=current, ok=False, message=(
-            f"timed out after {box.timeout:g} s while running check '{current}': an infinite loop, or far too "
+            f"timed out after {box.timeout:g} s while running check '{current}': an infinite loop, or far "
+            "too "
             "slow (use --timeout to allow more)"))
 
     def died(code: int | None) -> None:

@@ -1,4 +1,4 @@
-"""Names of the grading checks per drill, importable without torch (the checks themselves: one module per drill)."""
+"""Names of the grading checks per drill, importable without torch (the checks: one module per drill)."""
 
 from __future__ import annotations
 

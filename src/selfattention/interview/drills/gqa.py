@@ -54,8 +54,13 @@ def _gqa_case(mod: ModuleType, seed: int, h: int, g: int, mask: torch.Tensor | N
         )
     hints += (("the 1/sqrt(d_k) scale looks missing", _gqa_ref(q * math.sqrt(q.shape[-1]), k, v, mask)),)
     case = _case(seed, q=q, k=k, v=v) + (f", mask {tuple(mask.shape)}" if mask is not None else "")
-    _close("gqa_attention", _shape("gqa_attention output", got, (2, h, 5, 8)), _gqa_ref(q, k, v, mask), case,
-           hints=hints)
+    _close(
+        "gqa_attention",
+        _shape("gqa_attention output", got, (2, h, 5, 8)),
+        _gqa_ref(q, k, v, mask),
+        case,
+        hints=hints,
+    )
 
 
 def gqa_shape(mod: ModuleType) -> None:
@@ -92,7 +97,8 @@ def gqa_rejects(mod: ModuleType) -> None:
         if exc.is_a("NotImplementedError"):
             where = _where(exc).strip(" ()")
             raise CheckFailed(
-                "gqa_attention is not implemented yet (NotImplementedError" + (f" at {where})" if where else ")")
+                "gqa_attention is not implemented yet (NotImplementedError"
+                + (f" at {where})" if where else ")")
             ) from None
         raise CheckFailed(
             f"gqa_attention with h=6, g=4 should raise ValueError (6 % 4 != 0), raised "
@@ -119,13 +125,22 @@ def gqa_masks_dv(mod: ModuleType) -> None:
         got = _call("gqa_attention", f, q, k, v) if mask is None else _call("gqa_attention", f, q, k, v, mask)
         case = _case(27, q=q, k=k, v=v) + f", {what}"
         hints = (
-            ("it scales by 1/sqrt(d_v); the scale is 1/sqrt(d_k), the width of q and k",
-             _gqa_ref(q * math.sqrt(d_k / d_v), k, v, mask)),
-            ("query head i uses key/value head i % g (repeat / tiling); use repeat_interleave",
-             _gqa_ref(q, k, v, mask, tile=True)),
+            (
+                "it scales by 1/sqrt(d_v); the scale is 1/sqrt(d_k), the width of q and k",
+                _gqa_ref(q * math.sqrt(d_k / d_v), k, v, mask),
+            ),
+            (
+                "query head i uses key/value head i % g (repeat / tiling); use repeat_interleave",
+                _gqa_ref(q, k, v, mask, tile=True),
+            ),
         )
-        _close("gqa_attention", _shape("gqa_attention output", got, (B, h, n_q, d_v)), _gqa_ref(q, k, v, mask),
-               case, hints=hints)
+        _close(
+            "gqa_attention",
+            _shape("gqa_attention output", got, (B, h, n_q, d_v)),
+            _gqa_ref(q, k, v, mask),
+            case,
+            hints=hints,
+        )
 
 
 def gqa_fp16(mod: ModuleType) -> None:
@@ -144,4 +159,6 @@ def gqa_fp16(mod: ModuleType) -> None:
             )
         raise CheckFailed(msg) from None
     got = _shape("gqa_attention output", got, (2, 4, 5, 8))
-    _close("gqa_attention", got.float(), _gqa_ref(q.float(), k.float(), v.float(), mask).float(), case, atol=1e-2)
+    _close(
+        "gqa_attention", got.float(), _gqa_ref(q.float(), k.float(), v.float(), mask).float(), case, atol=1e-2
+    )

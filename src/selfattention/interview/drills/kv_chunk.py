@@ -57,16 +57,26 @@ def chunk_append(mod: ModuleType) -> None:
     _, k2, v2 = _chunk_call(mod, q[:, :, 4:], k[:, :, 4:], v[:, :, 4:], k[:, :, :4], v[:, :, :4])
     for label, got, ref in (("k_cache_new", k2, k), ("v_cache_new", v2, v)):
         alt = torch.cat([ref[:, :, 4:], ref[:, :, :4]], 2)
-        _close(label, _tensor(label, got), ref, f"seed {seed_of(31)}, p = 4, m = 3",
-               hints=(("the new tokens are put first; append them at the end (dim 2)", alt),))
+        _close(
+            label,
+            _tensor(label, got),
+            ref,
+            f"seed {seed_of(31)}, p = 4, m = 3",
+            hints=(("the new tokens are put first; append them at the end (dim 2)", alt),),
+        )
 
 
 def _chunk_full(mod: ModuleType, seed: int, p: int, m: int) -> None:
     q, k, v = _chunk_inputs(seed, p + m)
     out, _, _ = _chunk_call(mod, q[:, :, p:], k[:, :, p:], v[:, :, p:], k[:, :, :p], v[:, :, :p])
     full = _ref(q, k, v, mask=sa.causal_mask(p + m))[0][:, :, p:]
-    _close("out", _tensor("out", out), full, f"seed {seed_of(seed)}, cache p = {p}, m = {m} new tokens",
-           hints=_chunk_hints(q[:, :, p:], k, v, p))
+    _close(
+        "out",
+        _tensor("out", out),
+        full,
+        f"seed {seed_of(seed)}, cache p = {p}, m = {m} new tokens",
+        hints=_chunk_hints(q[:, :, p:], k, v, p),
+    )
 
 
 def chunk_last_rows(mod: ModuleType) -> None:
@@ -86,5 +96,10 @@ def chunk_sequence(mod: ModuleType) -> None:
         out, kc, vc = _chunk_call(mod, q[:, :, s], k[:, :, s], v[:, :, s], kc, vc)
         outs.append(_shape(f"out for new tokens {start}..{start + m - 1}", out, (2, 2, m, 8)))
         start += m
-    _close("chunked outputs", torch.cat(outs, 2), _ref(q, k, v, mask=sa.causal_mask(6))[0],
-           f"seed {seed_of(34)}, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache vs full causal attention")
+    _close(
+        "chunked outputs",
+        torch.cat(outs, 2),
+        _ref(q, k, v, mask=sa.causal_mask(6))[0],
+        f"seed {seed_of(34)}, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache "
+        "vs full causal attention",
+    )

@@ -45,7 +45,11 @@ def _make_mha(mod: ModuleType, d_model: int, h: int, seed: int) -> RemoteObject:
     for name in ("q_proj", "k_proj", "v_proj", "out_proj"):
         lin = m.linears.get(name)
         if lin is None or lin.weight.shape != (d_model, d_model) or lin.bias is None:
-            got = "nothing" if lin is None else f"nn.Linear({lin.in_features}, {lin.out_features}, bias={lin.bias is not None})"
+            got = (
+                "nothing"
+                if lin is None
+                else f"nn.Linear({lin.in_features}, {lin.out_features}, bias={lin.bias is not None})"
+            )
             raise CheckFailed(
                 f"MultiHeadAttention({d_model}, {h}).{name} must be nn.Linear({d_model}, {d_model}) "
                 f"with bias, got {got}"
@@ -62,8 +66,7 @@ def mha_init(mod: ModuleType) -> None:
         if exc.is_a("ValueError", "AssertionError"):
             return
         raise CheckFailed(
-            f"MultiHeadAttention(10, 3) should raise ValueError (10 % 3 != 0), "
-            f"raised {exc.type}: {exc.msg}"
+            f"MultiHeadAttention(10, 3) should raise ValueError (10 % 3 != 0), raised {exc.type}: {exc.msg}"
         ) from None
     raise CheckFailed("MultiHeadAttention(10, 3) should raise ValueError: 10 is not divisible by 3 heads")
 
@@ -75,8 +78,13 @@ def mha_shape(mod: ModuleType) -> None:
 
 
 def _mha_variant(
-    m: RemoteObject, x: torch.Tensor, h: int, mask: torch.Tensor | None, scale: float | None = None,
-    axis: int = -1, out_proj: bool = True,
+    m: RemoteObject,
+    x: torch.Tensor,
+    h: int,
+    mask: torch.Tensor | None,
+    scale: float | None = None,
+    axis: int = -1,
+    out_proj: bool = True,
 ) -> torch.Tensor:
     """Multi-head attention with the user's weights and one deliberate bug (for naming the bug)."""
     B, n, D = x.shape
@@ -86,12 +94,12 @@ def _mha_variant(
         return t.view(B, n, h, d_k).transpose(1, 2)
 
     lin = m.linears
-    q, k, v = split(lin['q_proj'](x)), split(lin['k_proj'](x)), split(lin['v_proj'](x))
+    q, k, v = split(lin["q_proj"](x)), split(lin["k_proj"](x)), split(lin["v_proj"](x))
     s = q @ k.transpose(-2, -1) * (1 / math.sqrt(d_k) if scale is None else scale)
     if mask is not None:
         s = s.masked_fill(~mask, float("-inf"))
     o = (torch.softmax(s, axis) @ v).transpose(1, 2).reshape(B, n, D)
-    return lin['out_proj'](o) if out_proj else o
+    return lin["out_proj"](o) if out_proj else o
 
 
 def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | None = None) -> None:

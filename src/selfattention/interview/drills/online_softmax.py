@@ -42,12 +42,20 @@ def _online_case(mod: ModuleType, seed: int, n_k: int, block: int, scale: float 
     got = _tensor("online_attention", _call("online_attention", f, q, k, v, block))
     ref = _ref(q, k, v)[0]
     hints = (
-        ("when the running max grows, rescale the running sum and the output by exp(m_old - m_new)",
-         _online_no_rescale(q, k, v, block)),
+        (
+            "when the running max grows, rescale the running sum and the output by exp(m_old - m_new)",
+            _online_no_rescale(q, k, v, block),
+        ),
         ("the 1/sqrt(d) scale looks missing", _ref(q, k, v, scale=1.0)[0]),
     )
-    _close("online_attention", got, ref, _case(seed, q=q, k=k, v=v) + f", block_size {block}",
-           atol=1e-4 if scale > 1 else 1e-5, hints=hints)
+    _close(
+        "online_attention",
+        got,
+        ref,
+        _case(seed, q=q, k=k, v=v) + f", block_size {block}",
+        atol=1e-4 if scale > 1 else 1e-5,
+        hints=hints,
+    )
 
 
 def online_shape(mod: ModuleType) -> None:
@@ -84,9 +92,21 @@ def online_negative_row(mod: ModuleType) -> None:
     v = torch.randn(1, 2, 10, 6, generator=g)
     got = _tensor("online_attention", _call("online_attention", f, q, k, v, 4))
     case = _case(56, q=q, k=k, v=v) + ", block_size 4, rows 0 (both heads) and 2 (head 1): every score < -80"
-    _close("online_attention", got, _ref(q, k, v)[0], case, atol=1e-4, hints=(
-        ("the running max must start at -inf (not 0): with every score far below 0, exp(s - 0) underflows to 0 "
-         "and the sum is 0", torch.full_like(got, float("nan"))),))
+    _close(
+        "online_attention",
+        got,
+        _ref(q, k, v)[0],
+        case,
+        atol=1e-4,
+        hints=(
+            (
+                "the running max must start at -inf (not 0): with every score far below 0, exp(s - 0) "
+                "underflows to 0 "
+                "and the sum is 0",
+                torch.full_like(got, float("nan")),
+            ),
+        ),
+    )
 
 
 def online_no_full_matrix(mod: ModuleType) -> None:
@@ -100,8 +120,10 @@ def online_no_full_matrix(mod: ModuleType) -> None:
     largest = f.mod.largest
     if largest >= limit:
         raise CheckFailed(
-            f"online_attention builds a tensor of {largest} elements (shape {tuple(f.mod.largest_shape)}) for "
+            f"online_attention builds a tensor of {largest} elements "
+            f"(shape {tuple(f.mod.largest_shape)}) for "
             f"q {tuple(q.shape)}, k {tuple(k.shape)}, block_size {block}: the full score matrix is "
-            f"({B}, {h}, {n_q}, {n_k}) = {2 * limit} elements; keep one block of scores (n_q, block_size) at a time"
+            f"({B}, {h}, {n_q}, {n_k}) = {2 * limit} elements; keep one block of scores (n_q, block_size) "
+            "at a time"
         )
     _close("online_attention", got, _ref(q, k, v)[0], _case(57, q=q, k=k, v=v) + f", block_size {block}")

@@ -25,8 +25,9 @@ def _rope_in(seed: int, n: int = 6, d: int = 8) -> tuple[torch.Tensor, torch.Ten
     return torch.randn(2, 3, n, d, generator=g), torch.arange(n)
 
 
-def _rope_variant(x: torch.Tensor, pos: torch.Tensor, half: bool = False, sign: float = 1.0,
-                  expo: float = 2.0) -> torch.Tensor:
+def _rope_variant(
+    x: torch.Tensor, pos: torch.Tensor, half: bool = False, sign: float = 1.0, expo: float = 2.0
+) -> torch.Tensor:
     d = x.shape[-1]
     theta = 10000.0 ** (-expo * torch.arange(d // 2, dtype=torch.float64) / d)
     ang = pos.double()[:, None] * theta
@@ -51,29 +52,47 @@ def rope_shape(mod: ModuleType) -> None:
 def rope_zero(mod: ModuleType) -> None:
     f = _get(mod, "rope")
     x, _ = _rope_in(41, n=3)
-    _close("rope at position 0", _tensor("rope", _call("rope", f, x, torch.zeros(3, dtype=torch.long))), x,
-           f"seed {seed_of(41)}, x (2, 3, 3, 8), positions all 0 (angle 0: identity)")
+    _close(
+        "rope at position 0",
+        _tensor("rope", _call("rope", f, x, torch.zeros(3, dtype=torch.long))),
+        x,
+        f"seed {seed_of(41)}, x (2, 3, 3, 8), positions all 0 (angle 0: identity)",
+    )
 
 
 def rope_reference(mod: ModuleType) -> None:
     f = _get(mod, "rope")
     x, pos = _rope_in(42)
     got = _tensor("rope", _call("rope", f, x, pos))
-    _close("rope(x, positions)", got, ref_rope(x, pos), f"seed {seed_of(42)}, x (2, 3, 6, 8), positions 0..5", atol=1e-5,
-           hints=(
-               ("it rotates the halves (x[:d/2], x[d/2:]) (the GPT-NeoX layout); this drill pairs neighbours "
-                "(x[2i], x[2i+1])", _rope_variant(x, pos, half=True)),
-               ("the rotation runs the wrong way (sin sign flipped)", _rope_variant(x, pos, sign=-1.0)),
-               ("theta_i uses base^(-i/d); the exponent is -2i/d", _rope_variant(x, pos, expo=1.0)),
-           ))
+    _close(
+        "rope(x, positions)",
+        got,
+        ref_rope(x, pos),
+        f"seed {seed_of(42)}, x (2, 3, 6, 8), positions 0..5",
+        atol=1e-5,
+        hints=(
+            (
+                "it rotates the halves (x[:d/2], x[d/2:]) (the GPT-NeoX layout); this drill pairs neighbours "
+                "(x[2i], x[2i+1])",
+                _rope_variant(x, pos, half=True),
+            ),
+            ("the rotation runs the wrong way (sin sign flipped)", _rope_variant(x, pos, sign=-1.0)),
+            ("theta_i uses base^(-i/d); the exponent is -2i/d", _rope_variant(x, pos, expo=1.0)),
+        ),
+    )
 
 
 def rope_norm(mod: ModuleType) -> None:
     f = _get(mod, "rope")
     x, pos = _rope_in(43)
     got = _tensor("rope", _call("rope", f, x, pos))
-    _close("row norms after rope", got.norm(dim=-1), x.norm(dim=-1), f"seed {seed_of(43)} (a rotation keeps lengths)",
-           atol=1e-4)
+    _close(
+        "row norms after rope",
+        got.norm(dim=-1),
+        x.norm(dim=-1),
+        f"seed {seed_of(43)} (a rotation keeps lengths)",
+        atol=1e-4,
+    )
 
 
 def rope_relative(mod: ModuleType) -> None:
@@ -117,8 +136,12 @@ def rope_precision(mod: ModuleType) -> None:
         ref = _rope64(xd, pos, base)
         if got.dtype != dtype:
             raise CheckFailed(f"rope returned {got.dtype} for {dtype} inputs; keep the dtype of x ({case})")
-        hints = (
-            ("it ignores the base argument (uses 10000)", _rope64(xd, pos, 10000.0)),
+        hints = (("it ignores the base argument (uses 10000)", _rope64(xd, pos, 10000.0)),)
+        _close(
+            "rope(x, positions, base)",
+            got.double(),
+            ref,
+            case,
+            atol=atol,
+            hints=tuple((h, r.to(dtype).double()) for h, r in hints),
         )
-        _close("rope(x, positions, base)", got.double(), ref, case, atol=atol,
-               hints=tuple((h, r.to(dtype).double()) for h, r in hints))

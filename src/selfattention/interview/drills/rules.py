@@ -59,13 +59,15 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 def _names_forbidden(text: str) -> bool:
     """A string that spells a forbidden name as a name (``'scaled_dot_product_attention'``,
-    ``'torch.nn.MultiheadAttention'``, ``'selfattention'``): a getattr or import target. Prose (an error message,
+    ``'torch.nn.MultiheadAttention'``, ``'selfattention'``): a getattr or import target. Prose (an error
+    message,
     a comment-like string with spaces) never is; nor is the drill's own class name ``MultiHeadAttention``."""
     if not _IDENTIFIER.fullmatch(text):
         return False
     low = text.lower()
     return (
-        any(a in low for a in ("scaled_dot_product", "multi_head_attention", "flash_attention", "efficient_attention"))
+        any(a in low for a in ("scaled_dot_product", "multi_head_attention", "flash_attention",
+                               "efficient_attention"))
         or "MultiheadAttention" in text
         or low.split(".")[0] == "selfattention"
     )

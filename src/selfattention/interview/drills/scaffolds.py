@@ -267,11 +267,12 @@ Not allowed (the grader refuses it, under any name it is reached by):
 - reaching into torch's or Python's internals (torch._C, torch.ops, torch.library, gc, sys.modules),
   exec / eval / __import__ / importlib, and writing files (your code runs in a read-only sandbox).
 """
+_SOFTMAXES = "torch.softmax, F.softmax, torch._softmax,\n  log_softmax, logsumexp"
 _EXTRA = {
-    "causal": "- a library softmax in stable_softmax (torch.softmax, F.softmax, torch._softmax, log_softmax,\n"
-              "  logsumexp): write it with exp, max and sum (causal_attention may use torch.softmax).\n",
-    "online_softmax": "- a library softmax in online_attention (torch.softmax, F.softmax, torch._softmax, log_softmax,\n"
-                      "  logsumexp), and any tensor as large as the full (n_q, n_k) score matrix.\n",
+    "causal": f"- a library softmax in stable_softmax ({_SOFTMAXES}): write it with exp, max and sum\n"
+    "  (causal_attention may use torch.softmax).\n",
+    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}), and any tensor as large as\n"
+    "  half the full (n_q, n_k) score matrix.\n",
 }
 
 
