@@ -1,6 +1,6 @@
-"""The drill grader on a corpus of solutions (issue 20, point 7): every ``correct_*`` passes, every ``wrong_*``
-and ``cheat_*`` is refused, and every cheat is refused at run time too, not only by the static read of the
-source (so a cheat that hides its names from the static check is still caught).
+"""The drill grader on a corpus of solutions (issue 20, point 7): every ``correct_*`` passes, every
+``wrong_*`` and ``cheat_*`` is refused, and every cheat is refused at run time too, not only by the static
+read of the source (so a cheat that hides its names from the static check is still caught).
 
 The corpus (``tests/data/drill_corpus/<drill>/``, ≥ 10 files per drill) and how it was written:
 ``tests/data/drill_corpus/README.md``. One zygote process imports torch once and forks a fresh sandbox per
@@ -62,7 +62,8 @@ def _why(report: GradeReport) -> str:
 def test_no_false_pass_and_no_false_refusal(verdicts: dict[Path, GradeReport]) -> None:
     false_refusals = {str(p.relative_to(CORPUS)): _why(r) for p, r in verdicts.items()
                       if _kind(p) == "correct" and not r.passed}
-    false_passes = [str(p.relative_to(CORPUS)) for p, r in verdicts.items() if _kind(p) != "correct" and r.passed]
+    false_passes = [str(p.relative_to(CORPUS)) for p, r in verdicts.items()
+                    if _kind(p) != "correct" and r.passed]
     assert false_refusals == {} and false_passes == []
 
 
