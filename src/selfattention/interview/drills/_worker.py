@@ -1,13 +1,16 @@
-"""Grader worker: ``python -m selfattention.interview.drills._worker FILE DRILL``.
+"""Grader worker: ``python -m selfattention.interview.drills._worker FILE DRILL [--seed N] [--timeout S]``.
 
-Runs in its own process so the grader can kill it on a time limit. Talks JSON lines on its original stdout
-(``ready`` once torch and the references are imported, then ``start``/``result`` per check, then ``done``);
-anything the user's code prints goes to stderr instead.
+Runs in its own process so the grader can kill it on a time limit. It holds the reference (the course
+package) and the checks; the candidate's file runs in a second, sandboxed process (``_sandbox.py``) that it
+starts and feeds one call at a time, so the candidate's code never shares a process with an expected value.
+Talks JSON lines on its original stdout (``ready`` once torch and the references are imported, ``seed``, then
+``start``/``result`` per check, then ``done``); anything the user's code prints goes to stderr instead.
 
 It never outlives the grader: with ``--watch-stdin`` it exits when its stdin pipe (held open by the grader,
-never written) reaches end of file, and on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` kills it too.
-``--cpu SECONDS`` caps its own CPU time (``RLIMIT_CPU``, counted from ``ready``): an infinite loop dies of
-SIGXCPU even if nobody is left to kill it.
+never written) reaches end of file, and on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` kills it too (and the
+sandbox with it, by the same means). ``--cpu SECONDS`` caps the sandbox's CPU time (``RLIMIT_CPU``, counted
+from loading the file): an infinite loop dies of SIGXCPU even if nobody is left to kill it. ``--timeout``
+ends the run after that many seconds from ``ready`` (the grader keeps its own deadline a little later).
 """
 
 from __future__ import annotations
