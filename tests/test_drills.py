@@ -540,6 +540,17 @@ def test_broken_solution_fails_with_the_right_message(tmp_path: Path, case: str)
 
 
 @pytest.mark.parametrize("drill", list(DRILLS))
+def test_every_scaffold_says_what_is_not_allowed(drill: str) -> None:
+    doc = ast.get_docstring(ast.parse(DRILLS[drill].scaffold)) or ""
+    rules = doc[doc.index("Not allowed"):] if "Not allowed" in doc else ""
+    for what in ("selfattention", "F.scaled_dot_product_attention", "torch._C", "writing files"):
+        assert what in rules, (drill, what)
+    if drill in ("causal", "online_softmax"):
+        assert "library softmax" in rules and "log_softmax" in rules, drill
+    assert ("score matrix" in rules) == (drill == "online_softmax")
+
+
+@pytest.mark.parametrize("drill", list(DRILLS))
 def test_scaffold_is_valid_python_with_header_and_reports_not_implemented(tmp_path: Path, drill: str) -> None:
     scaffold = DRILLS[drill].scaffold
     tree = ast.parse(scaffold)
