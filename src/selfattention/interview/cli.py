@@ -216,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="time limit for running your code (default 20 s)",
     )
+    sp.add_argument("--seed", type=int, metavar="N", help="the inputs of an earlier run (it prints its seed)")
     return parser
 
 def resolve_chapter(value: str) -> str:
@@ -271,7 +272,7 @@ def _dispatch(
 
         if command == "drill":
             return grader.cmd_drill(args, parser)
-        return grader.cmd_grade(Path(args.file), timeout=args.timeout, plain=plain)
+        return grader.cmd_grade(Path(args.file), timeout=args.timeout, plain=plain, seed=args.seed)
     try:
         cards = _load_bank(args)
     except bank.BankError as exc:

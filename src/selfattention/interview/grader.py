@@ -20,6 +20,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .drills import DRILLS, detect_drill, get_drill
 from .drills.rules import find_violations
@@ -30,6 +31,7 @@ STATIC_CHECK = "uses no forbidden shortcut (read from the source)"
 CPU_FACTOR, CPU_MARGIN = 2.0, 10.0  # worker CPU cap = 2 x the time limit + 10 s (after its imports)
 STARTUP_LIMIT = 300.0  # seconds for the worker to import torch on a loaded machine (not the user's budget)
 PRINTED_LINES = 20  # the last lines your code printed are shown under the checklist
+GRACE = 5.0  # seconds past the time limit before this process kills the worker (which stops at the limit)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class GradeReport:
     results: list[CheckResult]
     error: str = ""  # a reason the checks could not run at all
     output: str = ""  # what the user's code printed (the tail), shown under the checklist
+    seed: int | None = None  # the run's random inputs (grade again with --seed N to get the same ones)
 
     @property
     def passed(self) -> bool:
@@ -63,8 +66,10 @@ def _check_names(drill: str) -> list[str]:
     return ["file compiles", STATIC_CHECK, "file loads", *checks_index.NAMES[drill]]
 
 
-def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
-    """Grade ``path``; never raises for problems in the user's file."""
+def grade_file(path: Path, timeout: float = 20.0, seed: int | None = None, zygote: Any = None) -> GradeReport:
+    """Grade ``path``; never raises for problems in the user's file. With ``zygote`` (a
+    ``drills._common.Zygote``, for grading many files) the checks run in this process and the candidate's
+    code in a sandbox forked from it; otherwise both run in a worker process."""
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -102,17 +107,24 @@ def grade_file(path: Path, timeout: float = 20.0) -> GradeReport:
         else CheckResult(STATIC_CHECK, "fail", "; ".join(str(v) for v in found[:3])
                          + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
     )
-    ran, output = _run_worker(path, drill, timeout)
+    ran, output, used = (
+        _run_worker(path, drill, timeout, seed)
+        if zygote is None
+        else _run_here(path, drill, timeout, seed, zygote)
+    )
     results = [CheckResult(names[0], "pass"), static, *ran]
     done = {r.name for r in results}
     results += [CheckResult(n, "skip", "not run") for n in names if n not in done]
-    return GradeReport(path, drill, results, output=output)
+    return GradeReport(path, drill, results, output=output, seed=used)
 
 
-def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResult], str]:
-    cpu = timeout * CPU_FACTOR + CPU_MARGIN  # the worker's own cap, should this process die
+def _run_worker(
+    path: Path, drill: str, timeout: float, seed: int | None = None
+) -> tuple[list[CheckResult], str, int | None]:
+    cpu = timeout * CPU_FACTOR + CPU_MARGIN  # the sandbox's own cap, should every other process die
     cmd = [
         sys.executable, "-m", "selfattention.interview.drills._worker", str(path.resolve()), drill,
+        "--timeout", f"{timeout:g}", *(["--seed", str(seed)] if seed is not None else []),
         "--cpu", f"{cpu:g}", "--watch-stdin",
     ]
     env = dict(
@@ -146,6 +158,7 @@ def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResul
     threading.Thread(target=pump_err, daemon=True).start()
     results: list[CheckResult] = []
     current: str | None = None
+    used: int | None = seed
     deadline = time.monotonic() + STARTUP_LIMIT
     started = False
     finished = False
@@ -174,7 +187,9 @@ def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResul
             ev = msg.get("event")
             if ev == "ready":
                 started = True
-                deadline = time.monotonic() + timeout
+                deadline = time.monotonic() + timeout + GRACE  # the worker ends the run at `timeout` itself
+            elif ev == "seed":
+                used = int(msg["seed"])
             elif ev == "start":
                 current = msg["check"]
             elif ev == "result":
@@ -205,7 +220,26 @@ def _run_worker(path: Path, drill: str, timeout: float) -> tuple[list[CheckResul
                 + (f": {tail}" if tail else ""),
             )
         )
-    return results, "".join(stderr)
+    return results, "".join(stderr), used
+
+
+def _run_here(
+    path: Path, drill: str, timeout: float, seed: int | None, zygote: Any
+) -> tuple[list[CheckResult], str, int | None]:
+    from .drills._worker import run_checks
+
+    events: list[dict[str, Any]] = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        run_checks(str(path), drill, lambda **m: events.append(m),
+                   cpu_limit=timeout * CPU_FACTOR + CPU_MARGIN,
+                   seed=seed, timeout=timeout, stderr=devnull, zygote=zygote)
+    finally:
+        os.close(devnull)
+    results = [CheckResult(m["check"], "pass" if m["ok"] else "fail", m.get("message", ""))
+               for m in events if m["event"] == "result"]
+    used = next((int(m["seed"]) for m in events if m["event"] == "seed"), seed)
+    return results, "", used
 
 
 def format_report(report: GradeReport, plain: bool) -> str:
@@ -227,6 +261,9 @@ def format_report(report: GradeReport, plain: bool) -> str:
             line += "\n      -> (same reason as above)" if same else f"\n      -> {r.message}"
             previous = r.message
         out.append(line)
+    if report.seed is not None:
+        seed = report.seed
+        out.append(f"Random inputs: seed {seed} (grade again with --seed {seed} for the same ones)")
     if report.output.strip():
         printed = report.output.rstrip("\n").splitlines()
         out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")
@@ -236,9 +273,9 @@ def format_report(report: GradeReport, plain: bool) -> str:
     return "\n".join(out)
 
 
-def cmd_grade(path: Path, timeout: float = 20.0, plain: bool = False) -> int:
-    """``attention-rehearse grade FILE``: print the checklist; 0 if all checks pass, else 1."""
-    report = grade_file(path, timeout)
+def cmd_grade(path: Path, timeout: float = 20.0, plain: bool = False, seed: int | None = None) -> int:
+    """``attention-rehearse grade FILE [--seed N]``: print the checklist; 0 if all checks pass, else 1."""
+    report = grade_file(path, timeout, seed)
     text = format_report(report, plain)
     print(text, file=sys.stderr if report.error else sys.stdout, flush=True)
     return 0 if report.passed else 1

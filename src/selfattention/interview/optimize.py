@@ -231,7 +231,7 @@ def next_interval_days(parameters: Sequence[float], now: datetime) -> float:
 
 def cmd_optimize(args: Any, ui: Any, db: Any) -> int:
     """``attention-rehearse optimize [--dry-run] [--yes] [--reset]`` (see the module docstring)."""
-    from .schedule import _now
+    from .clock import now as _now
 
     if not db.exists() or (db.is_file() and db.stat().st_size == 0):
         ui.say(ui.t("op_no_db", db=db))

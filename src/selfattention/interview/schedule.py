@@ -3,21 +3,17 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import bank
+from .clock import ENV_NOW  # noqa: F401 - re-exported: cli and session read it from here
+from .clock import now as _now  # noqa: F401 - re-exported
 from .render import LEVEL_NAMES, STATE_NAMES, _human_delta
-from .store import Store, parse_now
-
-ENV_NOW = "ATTENTION_REHEARSE_NOW"
+from .store import Store
 
 RATINGS = {1: "again", 2: "hard", 3: "good", 4: "easy"}
-
-def _now() -> datetime:
-    return parse_now(os.environ.get(ENV_NOW))
 
 def _scheduler(store: Store | None = None) -> Any:
     """The FSRS scheduler of a session: the parameters fitted by ``optimize`` if ``store`` keeps them,

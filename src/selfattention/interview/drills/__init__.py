@@ -1,8 +1,10 @@
 """'Hand-write attention' coding drills: scaffolds to fill in, and the checks that grade them.
 
 Each drill is a scaffold file (signatures, docstrings, ``raise NotImplementedError``) whose first line is
-``# drill: NAME``; ``attention-rehearse grade FILE`` runs the drill's checks (``checks.py``) against the
-package's own implementation in a separate process with a time limit (``_worker.py``).
+``# drill: NAME``; ``attention-rehearse grade FILE`` runs the drill's checks (one module per drill, shared
+helpers in ``_common.py``, the registry in ``checks.py``) against the package's own implementation in a
+worker process with a time limit (``_worker.py``), while the file itself runs in a sandboxed process that
+cannot reach the package, write files or call a library attention kernel (``_sandbox.py``).
 """
 
 from __future__ import annotations

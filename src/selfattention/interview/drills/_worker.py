@@ -1,27 +1,31 @@
-"""Grader worker: ``python -m selfattention.interview.drills._worker FILE DRILL``.
+"""Grader worker: ``python -m selfattention.interview.drills._worker FILE DRILL [--seed N] [--timeout S]``.
 
-Runs in its own process so the grader can kill it on a time limit. Talks JSON lines on its original stdout
-(``ready`` once torch and the references are imported, then ``start``/``result`` per check, then ``done``);
-anything the user's code prints goes to stderr instead.
+Runs in its own process so the grader can kill it on a time limit. It holds the reference (the course
+package) and the checks; the candidate's file runs in a second, sandboxed process (``_sandbox.py``) that it
+starts and feeds one call at a time, so the candidate's code never shares a process with an expected value.
+Talks JSON lines on its original stdout (``ready`` once torch and the references are imported, ``seed``, then
+``start``/``result`` per check, then ``done``); anything the user's code prints goes to stderr instead.
 
 It never outlives the grader: with ``--watch-stdin`` it exits when its stdin pipe (held open by the grader,
-never written) reaches end of file, and on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` kills it too.
-``--cpu SECONDS`` caps its own CPU time (``RLIMIT_CPU``, counted from ``ready``): an infinite loop dies of
-SIGXCPU even if nobody is left to kill it.
+never written) reaches end of file, and on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` kills it too (and the
+sandbox with it, by the same means). ``--cpu SECONDS`` caps the sandbox's CPU time (``RLIMIT_CPU``, counted
+from loading the file): an infinite loop dies of SIGXCPU even if nobody is left to kill it. ``--timeout``
+ends the run after that many seconds from ``ready`` (the grader keeps its own deadline a little later).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
+import secrets
 import signal
 import sys
 import threading
-import traceback
 from collections.abc import Callable
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
+STARTUP_LIMIT = 300.0  # seconds for the sandbox to import torch on a loaded machine
 
 
 def die_with_parent(watch_stdin: bool) -> None:
@@ -61,54 +65,110 @@ def limit_cpu(seconds: float) -> None:
 
 
 def run_checks(
-    path: str, drill: str, send: Callable[..., None], cpu_limit: float | None = None
+    path: str,
+    drill: str,
+    send: Callable[..., None],
+    cpu_limit: float | None = None,
+    seed: int | None = None,
+    timeout: float | None = None,
+    stderr: Any = None,
+    zygote: Any = None,
 ) -> None:
-    """Load the user's file and run the drill's checks, reporting each through ``send(event=..., ...)``."""
-    from . import checks  # imports torch and the package: slow, so before the clock starts
-    from .rules import Forbidden, Guard
+    """Load the user's file in a sandboxed process and run the drill's checks against it, reporting each
+    through ``send(event=..., ...)``. ``seed`` (random when None) makes every input; ``timeout`` (seconds
+    from ``ready``) ends the run in this process too."""
+    from ._common import Sandbox  # imports torch; the sandbox starts first, so the two imports overlap
 
-    checks.user_file[0] = os.path.abspath(path)
-    guard = Guard(checks.user_file[0], drill)
-    guard.install()  # tripwires on the forbidden callables, live only for calls from the user's file
-    if cpu_limit is not None:
-        limit_cpu(cpu_limit)
-    send(event="ready")
-    send(event="start", check="file loads")
+    box = Sandbox(stderr=stderr, zygote=zygote)
     try:
-        spec = importlib.util.spec_from_file_location("drill_solution", checks.user_file[0])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including SystemExit, in plain words
-        lines = [
-            f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == checks.user_file[0]
-        ]
-        where = f" (line {lines[-1]} of your file)" if lines else ""
-        raised = f"importing your file raises {type(exc).__name__}: {exc}"
-        what = str(exc) if isinstance(exc, Forbidden) else raised
+        _run(box, os.path.abspath(path), drill, send, cpu_limit, seed, timeout)
+    finally:
+        box.close()
+
+
+def _run(box: Any, path: str, drill: str, send: Callable[..., None], cpu_limit: float | None,
+         seed: int | None, timeout: float | None) -> None:
+    from . import checks  # the reference and the checks, in this (the grader's) process
+    from ._common import HIDDEN, SEED, RemoteModule, SandboxDied, SandboxTimeout
+    from .rules import SCOPED, Forbidden
+
+    SEED[0] = secrets.randbits(31) if seed is None else int(seed)
+    current = "file loads"
+
+    def timed_out() -> None:
+        send(event="result", check=current, ok=False, message=(
+            f"timed out after {box.timeout:g} s while running check '{current}': an infinite loop, or far "
+            "too "
+            "slow (use --timeout to allow more)"))
+
+    def died(code: int | None) -> None:
+        what = "loading" if current == "file loads" else f"check '{current}'"
+        send(event="result", check=current, ok=False, message=(
+            f"the grader process died during {what} (exit code {code})" + _signal_name(code)))
+
+    try:
+        box.wait_ready(STARTUP_LIMIT)
+        send(event="ready")
+        send(event="seed", seed=SEED[0])
+        box.start_clock(timeout if timeout is not None else 1e9)
+        send(event="start", check="file loads")
+        reply = box.request({
+            "op": "load", "path": path, "drill": drill, "cpu": cpu_limit, "seed": SEED[0],
+            "scoped": sorted(SCOPED.get(drill, {})), "hide": HIDDEN,
+        })
+    except SandboxTimeout:
+        timed_out()
+        send(event="done")
+        return
+    except SandboxDied as exc:
+        died(exc.code)
+        send(event="done")
+        return
+    if not reply.get("ok"):
+        line = reply.get("line") or (reply.get("error") or {}).get("line")
+        where = f" (line {line} of your file)" if line else ""
+        if "forbidden" in reply:
+            what = str(reply["forbidden"])
+        else:
+            err = reply.get("error", {})
+            what = f"importing your file raises {err.get('type')}: {err.get('msg')}"
         send(event="result", check="file loads", ok=False, message=f"{what}{where}")
         send(event="done")
         return
+    box.landlock = int(reply.get("landlock", 0))
     send(event="result", check="file loads", ok=True, message="")
+    module = RemoteModule(box, dict(reply.get("names", {})))
     for name, fn in checks.CHECKS[drill]:
+        current = name
         send(event="start", check=name)
-        seen = len(guard.violations)
         try:
             fn(module)
         except checks.CheckFailed as exc:
             send(event="result", check=name, ok=False, message=str(exc))
         except Forbidden as exc:
             send(event="result", check=name, ok=False, message=f"not allowed: {exc}{checks.where(exc)}")
-        except BaseException as exc:  # noqa: BLE001 - a bug in user code escaping _call, or SystemExit
+        except SandboxTimeout:
+            timed_out()
+            break
+        except SandboxDied as exc:
+            died(exc.code)
+            break
+        except Exception as exc:  # noqa: BLE001 - a bug in the check itself: still a plain-words fail
             send(event="result", check=name, ok=False, message=f"raises {type(exc).__name__}: {exc}")
         else:
-            caught = list(guard.new_since(seen))  # the user's code swallowed the Forbidden: still a fail
-            if caught:
-                send(event="result", check=name, ok=False, message=f"not allowed: {caught[0]}")
-            else:
-                send(event="result", check=name, ok=True, message="")
-    guard.uninstall()
+            send(event="result", check=name, ok=True, message="")
     send(event="done")
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None or code >= 0:
+        return ""
+    try:
+        sig = signal.Signals(-code).name
+    except ValueError:
+        return ""
+    hint = {"SIGXCPU": ": it ran out of CPU time"}.get(sig, "")
+    return f", killed by {sig}{hint}"
 
 
 def main(argv: list[str]) -> int:
@@ -124,7 +184,9 @@ def main(argv: list[str]) -> int:
         proto.write(json.dumps(msg) + "\n")
         proto.flush()
 
-    run_checks(path, drill, send, cpu_limit=cpu)
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else None
+    timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else None
+    run_checks(path, drill, send, cpu_limit=cpu, seed=seed, timeout=timeout)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Names of the grading checks per drill, importable without torch (the checks themselves: ``checks.py``)."""
+"""Names of the grading checks per drill, importable without torch (the checks: one module per drill)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ NAMES: dict[str, list[str]] = {
         "g = 2, h = 8: query head i uses key/value head i // 4",
         "mask applies to every head",
         "h not a multiple of g raises ValueError",
+        "d_v != d_k, a per-head mask (B, h, n_q, n_k) and a padding mask (B, 1, 1, n_k)",
+        "float16 inputs: correct, and the mask fill fits in float16",
     ],
     "kv_chunk": [
         "returns out (B, h, m, d) and caches grown by m",
@@ -65,6 +67,7 @@ NAMES: dict[str, list[str]] = {
         "matches the reference rotation (interleaved pairs, theta_i = base^(-2i/d))",
         "keeps the norm of every row",
         "rope(q, m) . rope(k, n) depends on m - n only",
+        "another base, positions beyond 12 (up to 4095), float16 and bfloat16",
     ],
     "online_softmax": [
         "output shape (..., n_q, d_v)",
@@ -72,5 +75,7 @@ NAMES: dict[str, list[str]] = {
         "equals full attention when it does not (n_k = 10, block_size = 4)",
         "block_size = 1 and block_size > n_k",
         "scores up to ~1e4 stay finite and exact",
+        "rows whose scores are all far below 0 (the running max starts at -inf)",
+        "never builds the full (n_q, n_k) score matrix",
     ],
 }

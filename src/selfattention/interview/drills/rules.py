@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,6 +45,34 @@ class Violation:
         return f"line {self.line}: {self.what}: {self.reason}"
 
 
+# What a solution never needs and the grader's guard lives in: torch's dispatcher and the interpreter's
+# object graph (a guard found there could be switched off).
+_INTERNAL_MODULES = {"gc", "ctypes"}
+_INTERNAL_DOTTED = {"torch._C", "torch.ops", "torch.library", "sys.modules", "torch.utils._python_dispatch"}
+_INTERNAL_ATTRS = {
+    "_C", "_python_dispatch", "TorchDispatchMode", "TorchFunctionMode", "__globals__", "__closure__",
+    "__subclasses__", "_getframe", "get_objects", "get_referrers", "__code__", "__builtins__",
+}
+_INTERNAL_REASON = "reaches into torch's dispatcher or the interpreter's internals; a solution needs neither"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _names_forbidden(text: str) -> bool:
+    """A string that spells a forbidden name as a name (``'scaled_dot_product_attention'``,
+    ``'torch.nn.MultiheadAttention'``, ``'selfattention'``): a getattr or import target. Prose (an error
+    message,
+    a comment-like string with spaces) never is; nor is the drill's own class name ``MultiHeadAttention``."""
+    if not _IDENTIFIER.fullmatch(text):
+        return False
+    low = text.lower()
+    return (
+        any(a in low for a in ("scaled_dot_product", "multi_head_attention", "flash_attention",
+                               "efficient_attention"))
+        or "MultiheadAttention" in text
+        or low.split(".")[0] == "selfattention"
+    )
+
+
 def _is_attention(name: str) -> bool:
     low = name.lower()
     return any(a in low for a in _ATTENTION)
@@ -66,6 +95,7 @@ class _Walker(ast.NodeVisitor):
         self.imported: dict[str, str] = {}  # local name -> dotted origin
         self.scoped = SCOPED.get(drill, {})
         self.stack: list[str] = []
+        self.docstrings: set[int] = set()  # docstrings are prose, never read as code
 
     def add(self, node: ast.AST, what: str, reason: str) -> None:
         self.found.append(Violation(getattr(node, "lineno", 0), what, reason))
@@ -79,6 +109,8 @@ class _Walker(ast.NodeVisitor):
             )
         elif module.split(".")[0] == "importlib":
             self.add(node, f"import {module}", "dynamic imports hide what the code calls")
+        elif module.split(".")[0] in _INTERNAL_MODULES or module in _INTERNAL_DOTTED:
+            self.add(node, f"import {module}", _INTERNAL_REASON)
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
@@ -90,6 +122,8 @@ class _Walker(ast.NodeVisitor):
         module = node.module or ""
         self._module(node, module)
         for a in node.names:
+            if a.name in _INTERNAL_ATTRS or f"{module}.{a.name}" in _INTERNAL_DOTTED:
+                self.add(node, f"from {module} import {a.name}", _INTERNAL_REASON)
             if a.name == "*":
                 self.add(node, f"from {module} import *", "a star import hides which names are used")
                 continue
@@ -110,6 +144,7 @@ class _Walker(ast.NodeVisitor):
                 self.add(node, what, f"{fn} must be written with exp, max and sum, not a library softmax")
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._docstring(node)
         self.stack.append(node.name)
         self.generic_visit(node)
         self.stack.pop()
@@ -118,9 +153,10 @@ class _Walker(ast.NodeVisitor):
     visit_AsyncFunctionDef = _function
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        self._name(node, node.attr, _dotted(node) or f"….{node.attr}")
-        if isinstance(node.value, ast.Name) and node.value.id not in self.imported:
-            pass
+        dotted = _dotted(node) or f"….{node.attr}"
+        self._name(node, node.attr, dotted)
+        if node.attr in _INTERNAL_ATTRS or dotted in _INTERNAL_DOTTED:
+            self.add(node, dotted, _INTERNAL_REASON)
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -131,10 +167,21 @@ class _Walker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str):
-            low = node.value.lower()
-            if (_is_attention(low) or "selfattention" in low) and "\n" not in node.value:
-                self.add(node, repr(node.value), "a forbidden name spelled in a string (getattr tricks)")
+        if isinstance(node.value, str) and id(node) not in self.docstrings and _names_forbidden(node.value):
+            self.add(node, repr(node.value), "a forbidden name spelled in a string (getattr tricks)")
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self._docstring(node)
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._docstring(node)
+        self.generic_visit(node)
+
+    def _docstring(self, node: ast.AST) -> None:
+        body = getattr(node, "body", [])
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            self.docstrings.add(id(body[0].value))
 
 
 def find_violations(source: str, drill: str) -> list[Violation]:

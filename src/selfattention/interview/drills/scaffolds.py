@@ -259,9 +259,33 @@ def online_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_si
     raise NotImplementedError
 '''
 
+_NOT_ALLOWED = """\
+Not allowed (the grader refuses it, under any name it is reached by):
+- the selfattention package (the grader compares against it);
+- F.scaled_dot_product_attention, nn.MultiheadAttention or any library attention kernel
+  (torch._C._nn..., torch.ops.aten._scaled_dot_product_*, flash / efficient attention);
+- reaching into torch's or Python's internals (torch._C, torch.ops, torch.library, gc, sys.modules),
+  exec / eval / __import__ / importlib, and writing files (your code runs in a read-only sandbox).
+"""
+_SOFTMAXES = "torch.softmax, F.softmax, torch._softmax,\n  log_softmax, logsumexp"
+_EXTRA = {
+    "causal": f"- a library softmax in stable_softmax ({_SOFTMAXES}): write it with exp, max and sum\n"
+    "  (causal_attention may use torch.softmax).\n",
+    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}), and any tensor as large as\n"
+    "  half the full (n_q, n_k) score matrix.\n",
+}
+
+
+def _with_rules(name: str, text: str) -> str:
+    """The scaffold with what is not allowed at the end of its module docstring."""
+    head, sep, rest = text.partition('"""\n\n')
+    return f"{head}\n{_NOT_ALLOWED}{_EXTRA.get(name, '')}{sep}{rest}"
+
+
 SCAFFOLDS: dict[str, str] = {
-    "rope": _ROPE,
-    "online_softmax": _ONLINE,
-    "sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI, "gqa": _GQA,
-    "kv_chunk": _KV_CHUNK,
+    name: _with_rules(name, text)
+    for name, text in {
+        "sdpa": _SDPA, "causal": _CAUSAL, "mha": _MHA, "kv_cache": _KV, "alibi": _ALIBI, "gqa": _GQA,
+        "kv_chunk": _KV_CHUNK, "rope": _ROPE, "online_softmax": _ONLINE,
+    }.items()
 }

@@ -1,0 +1,15 @@
+# drill: gqa
+"""Grouped-query attention."""
+import math
+import torch
+
+
+def gqa_attention(q, k, v, mask=None):
+    h, g = q.shape[1], k.shape[1]
+    r = h // g
+    k = k.repeat_interleave(max(r, 1), dim=1)[:, :h]
+    v = v.repeat_interleave(max(r, 1), dim=1)[:, :h]
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    return torch.softmax(s, dim=-1) @ v

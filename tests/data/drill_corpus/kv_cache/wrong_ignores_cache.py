@@ -1,0 +1,10 @@
+# drill: kv_cache
+import math
+import torch
+
+
+def decode_step(q_t, k_t, v_t, k_cache, v_cache):
+    k = torch.cat([k_cache, k_t], dim=-2)
+    v = torch.cat([v_cache, v_t], dim=-2)
+    s = q_t @ k_t.transpose(-2, -1) / math.sqrt(q_t.shape[-1])
+    return torch.softmax(s, -1) @ v_t, k, v
