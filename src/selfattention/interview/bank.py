@@ -106,7 +106,18 @@ class Card:
 
     def check(self, answer: str) -> MatchResult:
         """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
-        return check_answer(answer, self.point_claims, self.tells)
+        return check_answer(answer, self.point_claims, self.tells, self.negative_points)
+
+    @property
+    def negative_points(self) -> list[bool]:
+        """Per key point: does its text itself state a negation (EN or 中文)?"""
+        from .matcher import negative
+
+        cached = self.__dict__.get("_negative")
+        if cached is None:
+            cached = [negative(en) or negative(zh) for en, zh in zip(*(self.key_points[k] for k in LANGS), strict=True)]
+            object.__setattr__(self, "_negative", cached)
+        return cached
 
     @property
     def point_claims(self) -> list[list[str]]:

@@ -36,12 +36,13 @@ class Pattern:
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
-    def match(self, clause: Clause) -> bool:
-        """Every group has an affirmed occurrence in ``clause`` and no ``absent`` group occurs in it."""
+    def match(self, clause: Clause, polarity: bool = True) -> bool:
+        """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
+        for a key point that is itself a negation, "no learnable parameters") and no ``absent`` group."""
         for group in self.absent:
             if any(clause.find(p) for p in group):
                 return False
-        return all(any(ok for p in group for _, ok in clause.find(p)) for group in self.groups)
+        return all(any(ok or not polarity for p in group for _, ok in clause.find(p)) for group in self.groups)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -90,18 +91,31 @@ class MatchResult:
         return len(self.covered) / self.total if self.total else 1.0
 
 
-def _first_clause(cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False) -> str | None:
+def _first_clause(
+    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
+) -> str | None:
     for clause in cls:
         if myth and clause.conditional:
             continue
         for src in patterns:
-            if parse_pattern(src).match(clause):
+            if parse_pattern(src).match(clause, polarity):
                 return clause.text
     return None
 
 
-def check_answer(answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = ()) -> MatchResult:
-    """Key point i is covered if a clause matches a pattern of ``claims[i]`` and no stated myth blocks i."""
+def negative(text: str) -> bool:
+    """The text states a negation itself ("no learnable parameters", "不依赖"): its claim keeps the negation."""
+    return any(u.neg for c in clauses(text) for u in c.units)
+
+
+def check_answer(
+    answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = (),
+    negative_points: Sequence[bool] = (),
+) -> MatchResult:
+    """Key point i is covered if a clause matches a pattern of ``claims[i]`` and no stated myth blocks i.
+
+    ``negative_points[i]`` True: key point i is itself a negation, so a negation in the clause does not
+    void its concepts (the pattern must carry the meaning)."""
     cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
@@ -115,7 +129,8 @@ def check_answer(answer: str, claims: Sequence[Sequence[str]], tells: Sequence[T
     missed: list[int] = []
     hits: dict[int, str] = {}
     for i, patterns in enumerate(claims):
-        found = _first_clause(cls, patterns)
+        neg = i < len(negative_points) and negative_points[i]
+        found = _first_clause(cls, patterns, polarity=not neg)
         if found is not None:
             hits[i] = found
         if found is not None and i not in blocked:

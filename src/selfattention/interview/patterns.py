@@ -35,10 +35,13 @@ _STOP_ZH = (
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _stop() -> frozenset[tuple[str, ...]]:
+_STOP_MYTH = "we you i it its they their them this that is are was be been do does did of to our us my 的 了 是 我们 你 就 都"
+
+
+@functools.lru_cache(maxsize=2)
+def _stop(myth: bool = False) -> frozenset[tuple[str, ...]]:
     out = set()
-    for w in (_STOP_EN + " " + _STOP_ZH).split():
+    for w in (_STOP_MYTH if myth else _STOP_EN + " " + _STOP_ZH).split():
         u = tuple(x.text for x in units_of(w))
         if u:
             out.add(u)
@@ -55,7 +58,7 @@ def _words(units: list[Unit]) -> list[list[Unit]]:
     return out
 
 
-def content_words(text: str) -> list[str]:
+def content_words(text: str, myth: bool = False) -> list[str]:
     """The content words of ``text`` as pattern phrases (unit texts joined), a negation glued to the next."""
     out: list[str] = []
     glue = ""
@@ -65,7 +68,7 @@ def content_words(text: str) -> list[str]:
         if w[0].neg:
             glue = (glue + " " + phrase).strip()
             continue
-        if key in _stop() or (len(key) == 1 and len(key[0]) == 1 and not key[0].isdigit()):
+        if key in _stop(myth) or (len(key) == 1 and len(key[0]) == 1 and not key[0].isdigit()):
             if glue:
                 continue
             continue
@@ -133,8 +136,10 @@ def myth_patterns(tells: Sequence[str], text: dict[str, str]) -> list[str]:
         absent |= {w for w in content_words(fix) if w not in mine and (w.startswith("@") or "_" in w)}
     out: list[str] = []
     for tell in tells:
-        words = content_words(tell.replace("&", " "))
-        if not words:
+        words = content_words(tell.replace("&", " "), myth=True)
+        if len(words) < 2:  # one concept is a topic, not a claim: the whole tell as one phrase
+            words = [_join([u.text for u in units_of(tell.replace("&", " "))])]
+        if not words[0]:
             continue
         excl = sorted(a for a in absent if a not in words)
         out.append(" + ".join([*words, *(f"!{a}" for a in excl)]))
