@@ -66,7 +66,8 @@ def test_a_stated_myth_is_shown_with_its_correction_and_does_not_count(tmp_path,
     assert lines[i + 1] == "  you wrote: “We divide by d_k”"  # the clause that stated it
     assert lines[i + 2] == "  Myth: We divide by d_k."
     assert lines[i + 3].startswith("  Correction: The variance is d_k, so the standard deviation")
-    assert "  [x] Dividing by sqrt(d_k) restores unit variance for any d_k; it acts as a fixed temperature." not in lines
+    point = "Dividing by sqrt(d_k) restores unit variance for any d_k; it acts as a fixed temperature."
+    assert f"  [x] {point}" not in lines
 
 
 def test_a_chinese_answer_is_checked_in_chinese(tmp_path, monkeypatch, capsys) -> None:

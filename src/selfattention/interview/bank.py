@@ -115,7 +115,8 @@ class Card:
 
         cached = self.__dict__.get("_negative")
         if cached is None:
-            cached = [negative(en) or negative(zh) for en, zh in zip(*(self.key_points[k] for k in LANGS), strict=True)]
+            pairs = zip(self.key_points["en"], self.key_points["zh"], strict=True)
+            cached = [negative(en) or negative(zh) for en, zh in pairs]
             object.__setattr__(self, "_negative", cached)
         return cached
 
@@ -128,7 +129,9 @@ class Card:
 
         return [
             claims_for_point({"en": en, "zh": zh}, alts, self.question)
-            for en, zh, alts in zip(self.key_points["en"], self.key_points["zh"], self.all_keywords, strict=True)
+            for en, zh, alts in zip(
+                self.key_points["en"], self.key_points["zh"], self.all_keywords, strict=True
+            )
         ]
 
 
@@ -288,7 +291,9 @@ def _claims(raw: Any, n: int, where: str) -> list[list[str]]:
     out: list[list[str]] = []
     for j, pats in enumerate(raw):
         if not isinstance(pats, list) or not all(isinstance(p, str) and p.strip() for p in pats):
-            raise BankError(f"{where}: key_points.claims[{j}] must be a list of pattern strings, got {pats!r}")
+            raise BankError(
+                f"{where}: key_points.claims[{j}] must be a list of pattern strings, got {pats!r}"
+            )
         for p in pats:
             try:
                 parse_pattern(p)

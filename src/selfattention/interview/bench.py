@@ -1,4 +1,4 @@
-"""Benchmark the typed-answer check on a labelled corpus of answers (``tests/data/answer_corpus/{dev,heldout}``).
+"""Benchmark the typed-answer check on a labelled answer corpus (``tests/data/answer_corpus/{dev,heldout}``).
 
     python3 tasks.py bench-checker            # dev and heldout, per language
     python -m selfattention.interview.bench tests/data/answer_corpus/dev
@@ -42,7 +42,9 @@ class Stats:
     flagged: int = 0
     complete: int = 0
     alarms: int = 0
-    scores: dict[str, dict[str, list[float]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    scores: dict[str, dict[str, list[float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list))
+    )
 
     @property
     def agreement(self) -> float:
@@ -136,7 +138,8 @@ def report(name: str, stats: dict[str, Stats]) -> str:
         lines.append(
             f"  {lang}: key-point agreement {st.agreement:.1%} (precision {st.precision:.1%}, "
             f"recall {st.recall:.1%}, {st.pairs} pairs) · myths flagged {st.flagged}/{st.myths} "
-            f"({st.detection:.1%}) · false alarms {st.alarms}/{st.complete} complete ({st.false_alarms:.1%}) · "
+            f"({st.detection:.1%}) · false alarms {st.alarms}/{st.complete} complete "
+            f"({st.false_alarms:.1%}) · "
             f"myth < partial on {below}/{both} cards"
         )
         if bad:

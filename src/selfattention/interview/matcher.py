@@ -2,15 +2,15 @@
 
 A key point is covered by a **clause that states it**: each key point has *claims*, patterns of concepts that
 must all appear, affirmed, within one clause of the answer (see `language` for clauses, lemmas, Chinese
-segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``: groups separated by ``+`` must
-all be present in the clause in any order and with any words between them; ``|`` separates alternatives in a
-group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be absent from the clause. A
-concept right after a negation in its clause ("not by d_k", "nobody …", "不是按行") or followed by a rejection
-("… is a myth", "… 是错的") is not stated.
+segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``: groups separated by ``+``
+must all be present in the clause in any order and with any words between them; ``|`` separates
+alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
+absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
+"不是按行") or followed by a rejection ("… is a myth", "… 是错的") is not stated.
 
-Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is stated by
-a clause that matches one of its patterns and is not a condition or a counterfactual ("if we divided by d_k …",
-"要是 …"). A stated myth blocks the key points it contradicts (``blocks``, per card).
+Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
+stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
+divided by d_k …", "要是 …"). A stated myth blocks the key points it contradicts (``blocks``, per card).
 
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
@@ -42,7 +42,9 @@ class Pattern:
         for group in self.absent:
             if any(clause.find(p) for p in group):
                 return False
-        return all(any(ok or not polarity for p in group for _, ok in clause.find(p)) for group in self.groups)
+        return all(
+            any(ok or not polarity for p in group for _, ok in clause.find(p)) for group in self.groups
+        )
 
 
 @functools.lru_cache(maxsize=16384)
@@ -104,7 +106,7 @@ def _first_clause(
 
 
 def negative(text: str) -> bool:
-    """The text states a negation itself ("no learnable parameters", "不依赖"): its claim keeps the negation."""
+    """The text states a negation itself ("no learnable parameters", "不依赖"): the claim carries it."""
     return any(u.neg for c in clauses(text) for u in c.units)
 
 

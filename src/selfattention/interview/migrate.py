@@ -5,10 +5,10 @@
     python -m selfattention.interview.migrate --cards DIR --myths FILE
 
 For every card:
-- an inline misconception (``en``, ``zh``, ``tells``, ``blocks``) becomes ``{myth: ID, blocks}``; its text goes
-  to the registry ``myths.yaml`` with patterns derived from the tells (`patterns.myth_patterns`). A myth whose
-  myth sentence (EN or 中文) is already in the registry is reused, and the new tells' patterns are added to it,
-  so a myth two cards share is one entry caught on both;
+- an inline misconception (``en``, ``zh``, ``tells``, ``blocks``) becomes ``{myth: ID, blocks}``; its text
+  goes to the registry ``myths.yaml`` with patterns derived from the tells (`patterns.myth_patterns`).
+  A myth whose myth sentence (EN or 中文) is already in the registry is reused, and the new tells'
+  patterns are added to it, so a myth two cards share is one entry caught on both;
 - a key point without ``claims`` gets them, derived from its keywords and its text
   (`patterns.claims_for_point`), written as ``key_points.claims``.
 Cards already converted are left as they are (hand-edited claims and myth patterns survive a re-run); the
@@ -59,11 +59,12 @@ def load_registry(path: Path) -> list[dict[str, Any]]:
 
 def dump_registry(myths: list[dict[str, Any]]) -> str:
     lines = [
-        "# The misconceptions of the question bank, each stated once (EN + 中文: \"Myth. Correction.\"), with",
-        "# patterns (see matcher.parse_pattern: concept groups joined by '+', alternatives by '|', '!' = absent;",
-        "# @name = a synonym set of synonyms.yaml). Cards refer to a myth by id: `misconceptions: [{myth: ID,",
-        "# blocks: [key point indices]}]`. Written by `python -m selfattention.interview.migrate`; patterns may be",
-        "# edited by hand (a re-run keeps them and only adds patterns for new tells).",
+        "# The misconceptions of the question bank, each stated once (EN + zh: \"Myth. Correction.\"), with",
+        "# patterns (see matcher.parse_pattern: concept groups joined by '+', alternatives by '|',",
+        "# '!' = absent; @name = a synonym set of synonyms.yaml). Cards refer to a myth by id:",
+        "# `misconceptions: [{myth: ID, blocks: [key point indices]}]`. Written by",
+        "# `python -m selfattention.interview.migrate`; patterns may be edited by hand (a re-run",
+        "# keeps them and only adds patterns for new tells).",
     ]
     for m in myths:
         lines += [f"- id: {m['id']}", f"  en: {_q(m['en'])}", f"  zh: {_q(m['zh'])}", "  patterns:"]
@@ -152,7 +153,8 @@ def migrate_file(path: Path, registry: list[dict[str, Any]]) -> bool:
             ]
             kr = _field_range(lines, start, end, "key_points")
             if kr is not None:
-                lines[kr[1]:kr[1]] = ["    claims:", *(f"      - {json.dumps(c, ensure_ascii=False)}" for c in claims)]
+                rows = [f"      - {json.dumps(c, ensure_ascii=False)}" for c in claims]
+                lines[kr[1]:kr[1]] = ["    claims:", *rows]
                 changed = True
     if changed:
         path.write_text("\n".join(lines), encoding="utf-8")

@@ -1,10 +1,10 @@
 """Derive claim patterns for a key point, and myth patterns from old "tells" (used by the migration).
 
 A key point's claim is a **predicate** (one of its keywords: what the point says) together with a **subject**
-(a content word of the key point's own text, EN or 中文, that is not a keyword) in one clause. A keyword that is
-already a claim on its own (two or more content words, "variances add", "梯度接近零", or ``a & b``) is a
-pattern by itself. Words of the card's own question are dropped from both sides, and a pattern that the
-question (EN or 中文) matches is dropped, so typing the question back ticks nothing.
+(a content word of the key point's own text, EN or 中文, that is not a keyword) in one clause. A keyword
+that is already a claim on its own (two or more content words, "variances add", "梯度接近零", or
+``a & b``) is a pattern by itself. Words of the card's own question are dropped from both sides, and a
+pattern that the question (EN or 中文) matches is dropped, so typing the question back ticks nothing.
 
 A tell ("we divide by d_k") becomes a concept combination: its content words as groups in any order within
 a clause (a negation is glued to the word after it, "no need"); a concept that the correction names and the
@@ -29,13 +29,18 @@ _STOP_EN = (
     "through while because if not no use used using given give thing way"
 )
 _STOP_ZH = (
-    "的 了 是 在 和 与 及 就 都 也 会 把 被 让 对 为 这 那 个 一个 这个 那个 时 中 上 下 所以 因为 可以 我们 你 他 "
-    "它 就是 如果 时候 还 而 或 并 等 里 从 到 要 能 很 更 最 用 通过 这样 那么 什么 为什么 怎么 之间 之后 之前 其 "
-    "每 各 所 于 以 则 即 但 又 再 才 只 已 已经 它们 自己 得 地 着 过 吗 呢 吧 啊"
+    "的 了 是 在 和 与 及 就 都 也 会 把 被 让 对 为 这 那 个 一个 这个 那个 时 中 上 下 "
+    "所以 因为 可以 我们 你 他 "
+    "它 就是 如果 时候 还 而 或 并 等 里 从 到 要 能 很 更 最 用 通过 这样 "
+    "那么 什么 为什么 怎么 之间 之后 之前 其 每 各 所 于 以 则 即 但 又 再 才 "
+    "只 已 已经 它们 自己 得 地 着 过 吗 呢 吧 啊"
 )
 
 
-_STOP_MYTH = "we you i it its they their them this that is are was be been do does did of to our us my 的 了 是 我们 你 就 都"
+_STOP_MYTH = (
+    "we you i it its they their them this that is are was be been do does did of to our us my "
+    "的 了 是 我们 你 就 都"
+)
 
 
 @functools.lru_cache(maxsize=2)
