@@ -39,11 +39,15 @@ class Pattern:
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
         for a key point that is itself a negation, "no learnable parameters") and no ``absent`` group."""
+        return self.match_span([clause], polarity)
+
+    def match_span(self, span: Sequence[Clause], polarity: bool = True) -> bool:
+        """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own."""
         for group in self.absent:
-            if any(clause.find(p) for p in group):
+            if any(c.find(p) for c in span for p in group):
                 return False
         return all(
-            any(ok or not polarity for p in group for _, ok in clause.find(p)) for group in self.groups
+            any(ok or not polarity for c in span for p in group for _, ok in c.find(p)) for group in self.groups
         )
 
 
@@ -102,7 +106,20 @@ def _first_clause(
         for src in patterns:
             if parse_pattern(src).match(clause, polarity):
                 return clause.text
+    if myth or WINDOW < 2:
+        return None
+    # a claim whose parts a comma separates ("打分先除以 √d_k，再做 softmax"): two clauses of one sentence
+    for k in range(len(cls) - 1):
+        a, b = cls[k], cls[k + 1]
+        if a.sentence != b.sentence:
+            continue
+        for src in patterns:
+            if parse_pattern(src).match_span((a, b), polarity):
+                return f"{a.text}, {b.text}"
     return None
+
+
+WINDOW = 2
 
 
 def negative(text: str) -> bool:

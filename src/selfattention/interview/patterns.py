@@ -130,6 +130,11 @@ def claims_for_point(
     return [p for p in out if not (_matches(p, question["en"]) or _matches(p, question["zh"]))]
 
 
+# concepts a correction sets against the myth ("d_k, not √d_k", "rows, not columns"): absent from a clause
+# that states the myth
+_CONTRAST = {"@sqrt", "@row", "@column", "@query", "@key", "d_k", "d_model", "@before", "@neginf"}
+
+
 def myth_patterns(tells: Sequence[str], text: dict[str, str]) -> list[str]:
     """Order-free concept patterns from a myth's tells; concepts only its correction names must be absent."""
     from .bank import split_misconception
@@ -138,7 +143,7 @@ def myth_patterns(tells: Sequence[str], text: dict[str, str]) -> list[str]:
     for lang in ("en", "zh"):
         myth, fix = split_misconception(text[lang], lang)
         mine = set(content_words(myth))
-        absent |= {w for w in content_words(fix) if w not in mine and (w.startswith("@") or "_" in w)}
+        absent |= {w for w in content_words(fix) if w not in mine and w in _CONTRAST}
     out: list[str] = []
     for tell in tells:
         words = content_words(tell.replace("&", " "), myth=True)
