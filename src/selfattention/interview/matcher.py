@@ -35,6 +35,7 @@ class Pattern:
     source: str
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    at_least: int = 0  # "K of: a | b | c": at least K different alternatives of the one group
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
@@ -46,6 +47,9 @@ class Pattern:
         for group in self.absent:
             if any(c.find(p) for c in span for p in group):
                 return False
+        if self.at_least:
+            found = {p for c in span for p in self.groups[0] for _, ok in c.find(p) if ok or not polarity}
+            return len(found) >= self.at_least
         return all(
             any(ok or not polarity for c in span for p in group for _, ok in c.find(p)) for group in self.groups
         )
@@ -56,6 +60,12 @@ def parse_pattern(source: str) -> Pattern:
     """``"a b + c | d + !e"`` -> `Pattern` (phrases analysed like answers: lemmas, synonyms, formulas)."""
     groups: list[tuple[tuple[str, ...], ...]] = []
     absent: list[tuple[tuple[str, ...], ...]] = []
+    head, sep, rest = source.partition(" of:")
+    if sep and head.strip().isdigit():
+        alts = tuple(dict.fromkeys(u for u in (phrase_units(a.strip()) for a in rest.split("|")) if u))
+        if len(alts) < int(head):
+            raise ValueError(f"pattern {source!r} lists fewer than {head} concepts")
+        return Pattern(source, (alts,), (), int(head))
     for raw in source.split("+"):
         raw = raw.strip()
         neg = raw.startswith("!")

@@ -102,6 +102,9 @@ def _matches(pattern: str, text: str) -> bool:
     return any(pat.match(c) for c in clauses(text))
 
 
+OVERLAP = 3
+
+
 def claims_for_point(
     point: dict[str, str], alternatives: Sequence[str], question: dict[str, str]
 ) -> list[str]:
@@ -127,6 +130,10 @@ def claims_for_point(
     out = list(dict.fromkeys(standalone))
     if single and subjects:
         out.append(" | ".join(single) + " + " + " | ".join(subjects))
+    for lang in ("en", "zh"):  # the point's own claim in other order or words between: 3 of its concepts
+        words = [w for w in content_words(point[lang]) if w not in qwords]
+        if len(words) >= OVERLAP + 1:
+            out.append(f"{OVERLAP} of: " + " | ".join(words))
     return [p for p in out if not (_matches(p, question["en"]) or _matches(p, question["zh"]))]
 
 
