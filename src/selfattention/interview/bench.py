@@ -26,7 +26,7 @@ import yaml
 
 from . import bank
 
-__all__ = ["Stats", "load_corpus", "measure", "echo_ticks", "report"]
+__all__ = ["Stats", "load_corpus", "measure", "echo_ticks", "report", "myth_vs_partial_all"]
 
 
 @dataclass
@@ -79,6 +79,17 @@ class Stats:
                 else:
                     bad.append(f"{cid} ({m:.2f} vs {p:.2f})")
         return both, below, bad
+
+
+def myth_vs_partial_all(stats: dict[str, Stats]) -> tuple[int, int, list[str]]:
+    """`Stats.myth_vs_partial` over both languages together: per card, the myth answers' average share of key
+    points ticked against the partial answers'."""
+    merged = Stats()
+    for st in stats.values():
+        for cid, by_kind in st.scores.items():
+            for kind, vals in by_kind.items():
+                merged.scores[cid][kind] += vals
+    return merged.myth_vs_partial()
 
 
 def load_corpus(directory: Path) -> list[dict]:
@@ -157,7 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         if not entries:
             print(f"== {d}: no corpus files")
             continue
-        print(report(f"{d.name} ({len(entries)} answers)", measure(entries, cards)))
+        stats = measure(entries, cards)
+        print(report(f"{d.name} ({len(entries)} answers)", stats))
+        both, below, bad = myth_vs_partial_all(stats)
+        print(f"  both languages: myth answers score below partial ones on {below}/{both} cards"
+              + (f"; not on {', '.join(bad)}" if bad else ""))
     t, n = echo_ticks(cards)
     print(f"== echo: the card's own question typed back ticks {t}/{n} key points ({t / n:.1%})")
     return 0

@@ -51,7 +51,8 @@ class Pattern:
             found = {p for c in span for p in self.groups[0] for _, ok in c.find(p) if ok or not polarity}
             return len(found) >= self.at_least
         return all(
-            any(ok or not polarity for c in span for p in group for _, ok in c.find(p)) for group in self.groups
+            any(ok or not polarity for c in span for p in group for _, ok in c.find(p))
+            for group in self.groups
         )
 
 
