@@ -63,10 +63,12 @@ def parse_pattern(source: str) -> Pattern:
     absent: list[tuple[tuple[str, ...], ...]] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
+        rest, *excl = rest.split("+")
         alts = tuple(dict.fromkeys(u for u in (phrase_units(a.strip()) for a in rest.split("|")) if u))
         if len(alts) < int(head):
             raise ValueError(f"pattern {source!r} lists fewer than {head} concepts")
-        return Pattern(source, (alts,), (), int(head))
+        gone = tuple((phrase_units(x.strip().lstrip("!")),) for x in excl if x.strip().startswith("!"))
+        return Pattern(source, (alts,), gone, int(head))
     for raw in source.split("+"):
         raw = raw.strip()
         neg = raw.startswith("!")

@@ -7,8 +7,8 @@
 For every card:
 - an inline misconception (``en``, ``zh``, ``tells``, ``blocks``) becomes ``{myth: ID, blocks}``; its text
   goes to the registry ``myths.yaml`` with patterns derived from the tells (`patterns.myth_patterns`).
-  A myth whose myth sentence (EN or 中文) is already in the registry is reused, and the new tells'
-  patterns are added to it, so a myth two cards share is one entry caught on both;
+  A myth whose myth sentence (EN or 中文) is already in the registry is reused with the registry's
+  patterns (edited by hand there), so a myth two cards share is one entry caught on both;
 - a key point without ``claims`` gets them, derived from its keywords and its text
   (`patterns.claims_for_point`), written as ``key_points.claims``.
 Cards already converted are left as they are (hand-edited claims and myth patterns survive a re-run); the
@@ -64,7 +64,7 @@ def dump_registry(myths: list[dict[str, Any]]) -> str:
         "# '!' = absent; @name = a synonym set of synonyms.yaml). Cards refer to a myth by id:",
         "# `misconceptions: [{myth: ID, blocks: [key point indices]}]`. Written by",
         "# `python -m selfattention.interview.migrate`; patterns may be edited by hand (a re-run",
-        "# keeps them and only adds patterns for new tells).",
+        "# keeps them; only a new myth gets patterns derived from its tells).",
     ]
     for m in myths:
         lines += [f"- id: {m['id']}", f"  en: {_q(m['en'])}", f"  zh: {_q(m['zh'])}", "  patterns:"]
@@ -129,13 +129,12 @@ def migrate_file(path: Path, registry: list[dict[str, Any]]) -> bool:
                     pats = myth_patterns(tells, mtext)
                     key = _myth_key(mtext)
                     entry = by_key.get(key) or by_en.get(key[0]) or by_zh.get(key[1])
-                    if entry is None:
+                    if entry is None:  # a new myth: patterns from its tells; a known one keeps the registry's
                         entry = {"id": _slug(bank.split_misconception(mtext["en"], "en")[0], taken),
-                                 "en": mtext["en"], "zh": mtext["zh"], "patterns": []}
+                                 "en": mtext["en"], "zh": mtext["zh"], "patterns": pats}
                         taken.add(entry["id"])
                         registry.append(entry)
                         by_key[key], by_en[key[0]], by_zh[key[1]] = entry, entry, entry
-                    entry["patterns"] += [p for p in pats if p not in entry["patterns"]]
                     mid = entry["id"]
                 new_block.append(f"    - myth: {mid}")
                 if m.get("blocks"):

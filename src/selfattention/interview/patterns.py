@@ -134,7 +134,18 @@ def claims_for_point(
         words = [w for w in content_words(point[lang]) if w not in qwords]
         if len(words) >= OVERLAP + 1:
             out.append(f"{OVERLAP} of: " + " | ".join(words))
+    mine = {w for lang in ("en", "zh") for w in content_words(point[lang])}
+    absent = [b for a, b in _PAIRS if a in mine and b not in mine]  # "each column …" is not the row point
+    if absent:
+        out = [p + "".join(f" + !{b}" for b in absent) for p in out]
     return [p for p in out if not (_matches(p, question["en"]) or _matches(p, question["zh"]))]
+
+
+# concepts a key point is stated against: a clause naming the other one and not this one is another claim
+_PAIRS = [
+    ("@row", "@column"), ("@column", "@row"), ("@key", "@query"), ("@query", "@key"),
+    ("@sqrt", "d_k over d_k"), ("@learned", "fix"), ("fix", "@learned"),
+]
 
 
 # concepts a correction sets against the myth ("d_k, not √d_k", "rows, not columns"): absent from a clause
