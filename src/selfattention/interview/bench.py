@@ -9,8 +9,8 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
   precision and recall of the ticks;
 - myth detection: labelled myths (of the answer's card) that the check flags;
 - false alarms: complete answers on which any myth is flagged;
-- myth < partial: cards on which the myth answers score (share of key points ticked) below the partial ones
-  on average;
+- myth < partial: cards on which the myth answers score below the partial ones on average
+  (`MatchResult.score`: key points ticked over key points + myths stated);
 - echo: key points ticked when the card's own question is typed back (EN and 中文), over every card.
 """
 
@@ -126,7 +126,7 @@ def measure(entries: Iterable[dict], cards: list[bank.Card]) -> dict[str, Stats]
         if e["kind"] == "complete":
             st.complete += 1
             st.alarms += bool(r.stated)
-        st.scores[card.id][e["kind"]].append(len(got) / n)
+        st.scores[card.id][e["kind"]].append(r.score)
     return dict(out)
 
 

@@ -109,6 +109,13 @@ class MatchResult:
         """covered / total (1.0 when there is nothing to check)."""
         return len(self.covered) / self.total if self.total else 1.0
 
+    @property
+    def score(self) -> float:
+        """The checklist's share: key points covered over key points + stated misconceptions (each stated
+        myth is one more item failed: "states no misconception"). For benchmarks; never shown as a grade."""
+        n = self.total + len(self.stated)
+        return len(self.covered) / n if n else 1.0
+
 
 def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
