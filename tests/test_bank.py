@@ -17,6 +17,7 @@ from selfattention.interview.bank import (
     chapter_card,
     get_card,
     load_cards,
+    load_myths,
 )
 
 # Every question of the two seed notes (shared/seeds/), verbatim, and the cards that answer it.
@@ -187,9 +188,11 @@ def test_both_languages_are_present_in_every_field(cards: list[Card]) -> None:
 
 def test_no_english_text_is_copied_from_another_card(cards: list[Card]) -> None:
     seen: dict[str, str] = {}
+    myths = [_normalise(m["en"]) for m in load_myths().values()]
+    assert len(set(myths)) == len(myths)  # each myth once in the registry; cards that share it refer to it
     for card in cards:
         for name, lang, text in _texts(card):
-            if lang != "en" or name == "key_points":
+            if lang != "en" or name in ("key_points", "misconceptions"):
                 continue
             key = _normalise(text)
             assert key not in seen, f"{card.id}.{name} repeats {seen[key]}"

@@ -313,8 +313,10 @@ def load_myths(path: Path | None = None) -> dict[str, dict[str, Any]]:
         raise BankError(f"{p.name}: expected a list of myths")
     out: dict[str, dict[str, Any]] = {}
     for k, m in enumerate(data):
-        if not isinstance(m, dict) or set(m) != {"id", "en", "zh", "patterns"}:
-            raise BankError(f"{p.name}: myth #{k + 1} must have exactly the keys id, en, zh, patterns")
+        if not isinstance(m, dict) or not {"id", "en", "zh", "patterns"} <= set(m) <= {
+            "id", "en", "zh", "patterns", "also",
+        }:
+            raise BankError(f"{p.name}: myth #{k + 1} must have the keys id, en, zh, patterns (+ also)")
         mid = m["id"]
         if not isinstance(mid, str) or not _ID_RE.match(mid) or mid in out:
             raise BankError(f"{p.name}: myth #{k + 1}: id {mid!r} is not a new kebab-case id")

@@ -69,6 +69,8 @@ def dump_registry(myths: list[dict[str, Any]]) -> str:
     for m in myths:
         lines += [f"- id: {m['id']}", f"  en: {_q(m['en'])}", f"  zh: {_q(m['zh'])}", "  patterns:"]
         lines += [f"    - {_q(p)}" for p in m["patterns"]]
+        if m.get("also"):
+            lines += ["  also:", *(f"    - {_q(a)}" for a in m["also"])]
     return "\n".join(lines) + "\n"
 
 
@@ -110,6 +112,9 @@ def migrate_file(path: Path, registry: list[dict[str, Any]]) -> bool:
     by_key = {_myth_key(m): m for m in registry}
     by_en = {k[0]: m for k, m in by_key.items()}
     by_zh = {k[1]: m for k, m in by_key.items()}
+    for m in registry:  # the same myth as another card words it ("also": its myth sentences, EN or 中文)
+        for other in m.get("also", []):
+            by_en[_norm(other)] = by_zh[_norm(other)] = m
     taken = {m["id"] for m in registry}
     changed = False
     for cid, start, end in reversed(_blocks_of(lines)):
