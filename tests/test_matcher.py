@@ -75,6 +75,60 @@ def test_the_packaged_bank_is_migrated() -> None:
     assert migrate.main(["--check"]) == 0
 
 
+def test_a_myth_two_cards_share_is_caught_on_both() -> None:
+    answer = "The softmax is taken over the queries, so every column of the attention matrix sums to 1."
+    for cid in ("flow-computation", "flow-softmax-axis"):
+        card = get_card(CARDS, cid)
+        j = [t.myth for t in card.tells].index("each-column-attention-matrix-sums-1")
+        assert j in card.check(answer).stated, cid
+
+
+def test_migration_converts_an_inline_card_and_reuses_known_myths(tmp_path) -> None:
+    import shutil
+
+    from selfattention.interview import migrate
+    from selfattention.interview.bank import CARDS_DIR, MYTHS_FILE
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    inline = """\
+- id: new-card
+  chapter: 03_scaling
+  level: basic
+  question: {en: "Why scale?", zh: "为什么缩放？"}
+  short: {en: "Short.", zh: "简短。"}
+  spoken: {en: "Spoken.", zh: "口语。"}
+  key_points:
+    en: ["Large logits saturate the softmax.", "Saturation kills gradients.", "A third point about heads."]
+    zh: ["过大的 logit 让 softmax 饱和。", "饱和让梯度消失。", "关于头的第三点。"]
+    keywords: [[saturate], [vanish], [heads]]
+  misconceptions:
+    - en: We divide by d_k. The variance is d_k, so the standard deviation is √d_k.
+      zh: 是除以 d_k。方差是 d_k，标准差是 √d_k。
+      tells: {en: ["divide by d_k"], zh: ["除以d_k"]}
+      blocks: [0]
+    - en: Scaling is a brand-new myth here. It is not.
+      zh: 缩放是这里的新误区。并不是。
+      tells: {en: ["brand new scaling"], zh: ["全新的缩放"]}
+  follow_ups: []
+"""
+    (cards / "03_scaling.yaml").write_text(inline, encoding="utf-8")
+    shutil.copy(CARDS_DIR / "01_flow.yaml", cards / "01_flow.yaml")
+    myths = tmp_path / "myths.yaml"
+    shutil.copy(MYTHS_FILE, myths)
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths), "--check"]) == 1
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths)]) == 0
+    text = (cards / "03_scaling.yaml").read_text(encoding="utf-8")
+    assert "tells" not in text and "myth: we-divide-d-k" in text and "claims:" in text
+    assert (cards / "01_flow.yaml").read_text() == (CARDS_DIR / "01_flow.yaml").read_text()  # left alone
+    reg = load_myths(myths)
+    assert len(reg) == len(load_myths()) + 1 and "scaling-brand-new-myth-here" in reg
+    before = myths.read_text(encoding="utf-8")
+    # a re-run finds nothing left to convert and leaves the registry as it is
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths), "--check"]) == 0
+    assert myths.read_text(encoding="utf-8") == before
+
+
 def test_each_tick_quotes_the_clause_that_stated_it() -> None:
     card = get_card(CARDS, "scaling-why-sqrt-dk")
     r = card.check("Big logits saturate the softmax into a one-hot distribution. We divide by d_k.")
@@ -82,8 +136,10 @@ def test_each_tick_quotes_the_clause_that_stated_it() -> None:
     assert r.stated[0] == "We divide by d_k"
 
 
-# floors: a little under the numbers measured on the dev corpus (see the report in the commit); the keyword
-# matcher they replace measured 91.7 % / 87.4 % agreement, 46 % / 29 % myths flagged, 10.3 % echo ticks
+# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 90.1 % EN,
+# 91.4 % zh, precision 94.3 / 90.7 %, recall 89.8 / 88.8 %, myths flagged 51/57, false alarms 1/119,
+# myth below partial on 34/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
+# agreement, 6/14 and 11/43 myths flagged and 10.3 % echo ticks on the same answers
 @pytest.fixture(scope="module")
 def dev_stats():
     entries = bench.load_corpus(DEV)
@@ -95,10 +151,13 @@ def test_dev_corpus_floors(dev_stats) -> None:
     en, zh = dev_stats["en"], dev_stats["zh"]
     assert en.agreement >= FLOORS["agree_en"] and zh.agreement >= FLOORS["agree_zh"]
     assert en.precision >= FLOORS["precision"] and zh.precision >= FLOORS["precision"]
+    assert en.recall >= FLOORS["recall"] and zh.recall >= FLOORS["recall"]
     flagged = (en.flagged + zh.flagged) / (en.myths + zh.myths)
     assert flagged >= FLOORS["myths"]
     alarms = (en.alarms + zh.alarms) / (en.complete + zh.complete)
     assert alarms <= FLOORS["alarms"]
+    both, below, _ = bench.myth_vs_partial_all(dev_stats)
+    assert below / both >= FLOORS["myth_below_partial"]
 
 
 def test_echoed_questions_tick_nothing() -> None:
@@ -106,4 +165,7 @@ def test_echoed_questions_tick_nothing() -> None:
     assert ticked == 0 and total > 300
 
 
-FLOORS = {"agree_en": 0.82, "agree_zh": 0.84, "precision": 0.88, "myths": 0.55, "alarms": 0.08}
+FLOORS = {
+    "agree_en": 0.885, "agree_zh": 0.895, "precision": 0.89, "recall": 0.87, "myths": 0.85, "alarms": 0.03,
+    "myth_below_partial": 0.7,
+}
