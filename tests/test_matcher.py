@@ -48,6 +48,7 @@ def test_a_myth_in_a_condition_is_not_stated_and_a_stated_one_blocks() -> None:
     assert 0 in card.check("We divide the scores by d_k.").stated
     assert not card.check("要是除以 d_k 方差会太小").stated
     assert not card.check("If we divided by d_k the variance would be 1/d_k, too small.").stated
+    assert 0 in card.check("主要是除以 d_k，让方差回到 1").stated  # 主要 + 是: not the conditional 要是
     assert not card.check("主要是除以 √d_k，让方差回到 1").stated
     r = card.check("We divide by d_k, which restores unit variance.")
     assert 0 in r.stated and 4 in r.blocked and 4 not in r.covered
