@@ -543,9 +543,10 @@ def test_bad_arguments_in_a_terminal(env, term) -> None:
     assert code == 2
 
 
-def test_help_explains_the_keyword_check() -> None:
-    text = build_parser().format_help()
-    assert "It matches WORDS, not understanding" in " ".join(text.split())
+def test_help_explains_the_typed_answer_check() -> None:
+    text = " ".join(build_parser().format_help().split())
+    assert "only by a clause that states it" in text and "reads patterns, not understanding" in text
+    assert '"we do not scale by sqrt(d_k)" ticks nothing' in text  # the old help said it covers the point
     for cmd in ("study", "mock", "list", "stats", "export-anki", "drill", "grade"):
         assert cmd in text
 

@@ -28,7 +28,7 @@ def test_readme_example_answer_scores_what_the_readme_shows(tmp_path, monkeypatc
     answer = re.search(r"^> \(answer aloud[^)]*\) (.+)$", session, flags=re.M).group(1)
     shown = [ln for ln in session.splitlines() if re.match(r"  \[[x ]\] ", ln)]
     quotes = [ln for ln in session.splitlines() if ln.startswith("      you wrote: ")]
-    assert len(shown) == 6 and sum(ln.startswith("  [x]") for ln in shown) == len(quotes) == 3
+    assert len(shown) == 6 and sum(ln.startswith("  [x]") for ln in shown) == len(quotes) == 4
 
     monkeypatch.setenv("ATTENTION_REHEARSE_DB", str(tmp_path / "p.sqlite3"))
     monkeypatch.setenv("ATTENTION_REHEARSE_NOW", "2026-11-29T09:00:00Z")

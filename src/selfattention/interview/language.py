@@ -121,7 +121,7 @@ def _segmenter():
 
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    jieba.setLogLevel(logging.CRITICAL)  # a read-only cache dir: jieba works from memory, says nothing
     jieba.initialize()
     return jieba
 
