@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from .language import Unit, clauses, units_of
+from .language import Unit, clauses, phrase_units, units_of
 from .matcher import parse_pattern
 
 __all__ = ["claims_for_point", "myth_patterns", "content_words"]
@@ -167,7 +167,7 @@ def myth_patterns(tells: Sequence[str], text: dict[str, str]) -> list[str]:
         words = content_words(tell.replace("&", " "), myth=True)
         if len(words) < 2:  # one concept is a topic, not a claim: the whole tell as one phrase
             words = [_join([u.text for u in units_of(tell.replace("&", " "))])]
-        if not words[0]:
+        if not words[0] or len(phrase_units(words[0])) < 2:  # a single topic word states no myth
             continue
         excl = sorted(a for a in absent if a not in words)
         out.append(" + ".join([*words, *(f"!{a}" for a in excl)]))
