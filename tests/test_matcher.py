@@ -34,6 +34,12 @@ def test_a_claim_needs_its_concepts_in_one_clause() -> None:
     assert _covers("@softmax + @saturate", "saturating the softmax")  # order and inflection
 
 
+def test_a_typo_one_edit_from_a_pattern_word_is_read_as_that_word() -> None:
+    assert _covers("@softmax + @saturate", "the sofmax saturtes")  # one edit each: read as the words
+    assert _covers("@variance + d_k", "the varience is d_k")
+    assert not _covers("@variance + d_k", "the vxrixnce is d_k")  # two edits away: not corrected
+
+
 def test_negation_by_clause_scope_and_chinese_segmentation() -> None:
     assert not _covers("@divide + @sqrt", "we do not scale by sqrt(d_k)")
     assert not _covers("@divide + d_k", "nobody divides by d_k")
@@ -137,9 +143,9 @@ def test_each_tick_quotes_the_clause_that_stated_it() -> None:
     assert r.stated[0] == "We divide by d_k"
 
 
-# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 90.2 % EN,
-# 91.4 % zh, precision 94.1 / 90.7 %, recall 90.2 / 88.8 %, myths flagged 50/57, false alarms 0/119,
-# myth below partial on 34/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
+# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 91.2 % EN,
+# 91.4 % zh, precision 94.2 / 90.7 %, recall 91.7 / 88.8 %, myths flagged 50/57, false alarms 0/119,
+# myth below partial on 36/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
 # agreement, 6/14 and 11/43 myths flagged and 10.3 % echo ticks on the same answers. Treating a topic
 # word as enough, dropping negation, or claims within one clause only, each fails these floors.
 @pytest.fixture(scope="module")
@@ -168,6 +174,6 @@ def test_echoed_questions_tick_nothing() -> None:
 
 
 FLOORS = {
-    "agree_en": 0.885, "agree_zh": 0.895, "precision": 0.89, "recall": 0.87, "myths": 0.85, "alarms": 0.03,
+    "agree_en": 0.90, "agree_zh": 0.895, "precision": 0.89, "recall": 0.87, "myths": 0.85, "alarms": 0.03,
     "myth_below_partial": 0.7,
 }

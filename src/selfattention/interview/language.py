@@ -11,6 +11,8 @@ claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …). Each clau
 - formulas are canonicalised first: ``√x``, ``sqrt(x)``, ``根号``, ``square root of`` → ``sqrt``;
   ``QKᵀ``, ``QK^T``, ``Q K transpose`` → ``qkt``; subscripts ``dₖ``, ``d_{k}``, ``dk`` → ``d_k``;
   ``d_model/h`` → ``d_model div h``; ``×``/``*`` → ``times``; ``n²``, ``n^2``, ``n squared`` → ``n2``;
+- a typed English word of 5+ letters that no pattern uses and that is one edit from exactly one pattern
+  word (same first letter) is read as that word ("varience", "sofmax");
 - then the synonym sets of ``synonyms.yaml`` (both languages) rewrite every variant to one canonical unit
   ``@name``.
 
@@ -174,6 +176,7 @@ def _synonyms() -> dict[tuple[str, ...], str]:
             key = tuple(u.text for u in _raw_units(str(v)))
             if key:
                 table.setdefault(key, f"@{name}")
+                VOCAB.update(k for k in key if k.isascii())
     return table
 
 
@@ -182,8 +185,37 @@ def _max_syn() -> int:
     return max((len(k) for k in _synonyms()), default=1)
 
 
-def _rewrite(units: list[Unit]) -> list[Unit]:
-    """Greedy longest match of the synonym variants; a negation inside a variant is part of its meaning."""
+VOCAB: set[str] = set()  # English units of every pattern phrase and synonym: what a typo is corrected to
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one insertion, deletion, substitution or swap of neighbours."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        d = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and a[d[0]] == b[d[1]] and a[d[1]] == b[d[0]])
+    if len(a) > len(b):
+        a, b = b, a
+    return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
+
+
+@functools.lru_cache(maxsize=20000)
+def _correct(word: str) -> str:
+    """A typed English word (lemma) of 5+ letters unknown to the patterns -> the one known word one edit
+    away with the same first letter ("varienc" -> "varianc", "sofmax" -> "softmax"), else itself."""
+    if len(word) < 5 or not word.isalpha() or word in VOCAB:
+        return word
+    near = [v for v in VOCAB if v[:1] == word[:1] and _one_edit(word, v)]
+    return near[0] if len(near) == 1 else word
+
+
+def _rewrite(units: list[Unit], correct: bool = False) -> list[Unit]:
+    """Greedy longest match of the synonym variants; a negation inside a variant is part of its meaning.
+    ``correct``: typed text, whose unknown words are first corrected to a pattern word one edit away."""
+    if correct:
+        for u in units:
+            u.text = _correct(u.text)
     table, longest = _synonyms(), _max_syn()
     out: list[Unit] = []
     i = 0
@@ -201,15 +233,17 @@ def _rewrite(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def units_of(text: str) -> list[Unit]:
-    """The canonical units of ``text`` (one clause)."""
-    return _rewrite(_raw_units(text))
+def units_of(text: str, correct: bool = False) -> list[Unit]:
+    """The canonical units of ``text`` (one clause); ``correct``: fix typos (see `_rewrite`)."""
+    return _rewrite(_raw_units(text), correct)
 
 
 @functools.lru_cache(maxsize=8192)
 def phrase_units(phrase: str) -> tuple[str, ...]:
-    """A pattern phrase as a tuple of canonical unit texts (cached)."""
-    return tuple(u.text for u in units_of(phrase))
+    """A pattern phrase as a tuple of canonical unit texts (cached); its words join the vocabulary."""
+    raw = _raw_units(phrase)
+    VOCAB.update(u.text for u in raw if u.text.isascii())
+    return tuple(u.text for u in _rewrite(raw))
 
 
 @dataclass
@@ -251,7 +285,7 @@ def clauses(text: str) -> list[Clause]:
     out: list[Clause] = []
     for s, sentence in enumerate(_SENTENCE.split(t)):
         for part in _split_sentence(sentence):
-            units = units_of(part)
+            units = units_of(part, correct=True)
             if units:
                 out.append(Clause(part, units, s))
     return out
