@@ -5,6 +5,7 @@
     python3 tasks.py test    # set up .venv if needed, then run the whole test suite (pytest)
     python3 tasks.py lab     # set up .venv if needed, then open the notebooks in JupyterLab
     python3 tasks.py bench   # set up .venv if needed, then run the attention benchmark (bench/)
+    python3 tasks.py bench-checker   # the typed-answer check on tests/data/answer_corpus (dev, heldout)
     python3 tasks.py store [CHAPTER ...]  # re-execute notebooks (all, or e.g. `03`) in the pinned
                                           # environment, save their outputs, lint what nbval compares
     python3 tasks.py set-repo-url URL [--branch B]  # a fork: point the book (_config.yml), every notebook's
@@ -120,6 +121,12 @@ def lab(extra: list[str]) -> None:
 def bench(extra: list[str]) -> None:
     setup()
     run([PY, "bench/bench_attention.py", *extra], env=venv_env())
+
+
+def bench_checker(extra: list[str]) -> None:
+    """The typed-answer check on the labelled answer corpus (dev and heldout), per language."""
+    setup()
+    run([PY, "-m", "selfattention.interview.bench", *extra], env=venv_env())
 
 
 def chapter_paths(names: list[str]) -> list[Path]:
@@ -276,7 +283,8 @@ def set_repo_url(extra: list[str]) -> None:
 
 
 COMMANDS = {
-    "setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench, "store": store,
+    "setup": lambda extra: setup(), "book": book, "test": test, "lab": lab, "bench": bench,
+    "bench-checker": bench_checker, "store": store,
     "set-repo-url": set_repo_url,
 }
 

@@ -17,8 +17,8 @@ from selfattention.interview.bank import (
     chapter_card,
     get_card,
     load_cards,
+    load_myths,
 )
-from selfattention.interview.matcher import has_cjk
 
 # Every question of the two seed notes (shared/seeds/), verbatim, and the cards that answer it.
 SEED_QUESTIONS: dict[str, list[str]] = {
@@ -188,9 +188,11 @@ def test_both_languages_are_present_in_every_field(cards: list[Card]) -> None:
 
 def test_no_english_text_is_copied_from_another_card(cards: list[Card]) -> None:
     seen: dict[str, str] = {}
+    myths = [_normalise(m["en"]) for m in load_myths().values()]
+    assert len(set(myths)) == len(myths)  # each myth once in the registry; cards that share it refer to it
     for card in cards:
         for name, lang, text in _texts(card):
-            if lang != "en" or name == "key_points":
+            if lang != "en" or name in ("key_points", "misconceptions"):
                 continue
             key = _normalise(text)
             assert key not in seen, f"{card.id}.{name} repeats {seen[key]}"
@@ -361,7 +363,7 @@ BROKEN = {
         "'key_points' must be a mapping",
     ),
     "tells without zh": (
-        lambda c: {**c, "misconceptions": [{**c["misconceptions"][0], "tells": {"en": ["x"]}}]},
+        lambda c: {**c, "misconceptions": [{"en": "A. B.", "zh": "甲。乙。", "tells": {"en": ["x"]}}]},
         "'misconceptions[0].tells' must be a mapping with keys en and zh",
     ),
     "blocks out of range": (
@@ -379,23 +381,24 @@ BROKEN = {
 
 
 def test_every_packaged_card_has_chinese_keywords_and_misconception_tells(cards: list[Card]) -> None:
-    """The schema makes keywords_zh / tells optional (for --cards DIR), the packaged bank has all of them."""
+    """The schema makes keywords_zh / tells optional (for --cards DIR), the packaged bank has all of them:
+    every misconception is a registry myth with patterns (myths.yaml)."""
     for card in cards:
         assert len(card.keywords_zh) == len(card.key_points["zh"]) and all(card.keywords_zh), card.id
         assert len(card.tells) == len(card.misconceptions), card.id
+        assert len(card.claims) == len(card.key_points["en"]), card.id
         for tell in card.tells:
-            assert tell.phrases and tell.blocks, card.id
-            assert any(has_cjk(t) for t in tell.phrases), card.id
-            assert any(not has_cjk(t) for t in tell.phrases), card.id
+            assert tell.myth and tell.patterns and tell.blocks, card.id
 
 
 def test_cards_without_the_new_fields_still_load(tmp_path: Path) -> None:
     card = _no_follow_ups(_good_card())
-    card["key_points"] = {k: v for k, v in card["key_points"].items() if k != "keywords_zh"}
-    card["misconceptions"] = [{"en": m["en"], "zh": m["zh"]} for m in card["misconceptions"]]
+    card["key_points"] = {k: v for k, v in card["key_points"].items() if k not in ("keywords_zh", "claims")}
+    card["misconceptions"] = [{"en": "A myth. Its correction.", "zh": "误区。正解。"}]
     (loaded,) = load_cards(_write(tmp_path, [card]))
-    assert loaded.keywords_zh == [[] for _ in range(6)] and all(not t.phrases for t in loaded.tells)
-    assert loaded.check("softmax over the columns, dot products").covered == [1]
+    assert loaded.keywords_zh == [[] for _ in range(6)] and all(not t.patterns for t in loaded.tells)
+    assert loaded.claims == []  # derived from keywords and key point text at check time
+    assert loaded.check("the scores are dot products, QK^T").covered == [1]
 
 
 @pytest.mark.parametrize("case", list(BROKEN))

@@ -1,246 +1,186 @@
-"""The typed-answer checker: keywords matched after simple normalisation (words, not understanding)."""
+"""The typed-answer check: key points as claims within one clause, myths by meaning from the shared registry,
+negation and conditionals by clause scope on segmented words, and floors on the labelled answer corpus."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from selfattention.interview.bank import load_cards, split_misconception
-from selfattention.interview.matcher import Tell, check_answer, keyword_pattern, normalise, states
+from selfattention.interview import bench
+from selfattention.interview.bank import get_card, load_cards, load_myths
+from selfattention.interview.language import clauses
+from selfattention.interview.matcher import check_answer, parse_pattern
 
-KEYWORDS = [
-    ["projection", "project", "w_q"],
-    ["q k^t", "qk^t", "dot product"],
-    ["sqrt", "√", "root"],
-    ["mask", "-inf", "minus infinity"],
-    ["av", "weighted average"],
-]
+CARDS = load_cards()
+DEV = Path(__file__).resolve().parent / "data" / "answer_corpus" / "dev"
 
 
-def test_normalise_unifies_case_sqrt_transpose_and_punctuation() -> None:
-    assert normalise("Softmax(QKᵀ/√d_k)") == "softmax qkt sqrt d_k"
-    assert normalise("QK^T") == normalise("qkᵀ") == "qkt"
-    assert normalise("  Minus-Infinity!! ") == "minus infinity"
-    assert normalise("每行和为 1。") == "每行和为1"  # no space next to a Chinese character
-    expected = "除以sqrt d_k softmax会饱和"
-    assert normalise("除以 根号 d_k，softmax 会饱和") == normalise("除以√d_k softmax会饱和") == expected
+def _covers(pattern: str, text: str, negative: bool = False) -> bool:
+    return bool(check_answer(text, [[pattern]], negative_points=[negative]).covered)
 
 
-def test_covered_and_missed_key_points() -> None:
-    r = check_answer("We PROJECT X, take QK^T, divide by √d_k; masked scores.", KEYWORDS)
-    assert r.covered == [0, 1, 2, 3]
-    assert r.missed == [4]
-    assert r.hits[2] == "sqrt"  # √ is read as sqrt, so the first alternative already matches
-    assert r.total == 5 and r.fraction == pytest.approx(0.8)
+def test_formulas_are_canonicalised() -> None:
+    for a, b in [("divide by √dₖ", "divide by sqrt(d_k)"), ("QKᵀ", "Q K^T"), ("d_model/h", "d_{model} / h"),
+                 ("n²", "n^2"), ("除以根号d_k", "除以 √d_k")]:
+        assert [u.text for u in clauses(a)[0].units] == [u.text for u in clauses(b)[0].units], (a, b)
 
 
-def test_word_boundaries_and_english_endings() -> None:
-    # "av" must not be found inside "average" or "have"; "mask" is found in "masked"/"masking"
-    assert check_answer("I have an average", [["av"]]).missed == [0]
-    assert check_answer("after masking", [["mask"]]).covered == [0]
-    assert check_answer("unmasked", [["mask"]]).missed == [0]  # must start at a word boundary
-    assert check_answer("the rows", [["row"]]).covered == [0]
-    assert check_answer("the root of d_k", [["sqrt", "root"]]).hits[0] == "root"
+def test_a_claim_needs_its_concepts_in_one_clause() -> None:
+    assert _covers("column + @sum + one", "each column sums to 1")
+    assert not _covers("row + @sum + one", "each column sums to 1")  # a topic word elsewhere is not enough
+    assert not _covers("row + @sum + one", "Rows hold the queries. The columns sum to one.")
+    assert _covers("@variance + d_k", "its variance then ends up equal to d_k")  # inserted words
+    assert _covers("@softmax + @saturate", "saturating the softmax")  # order and inflection
 
 
-def test_multiword_alternative_tolerates_spacing_and_punctuation() -> None:
-    assert check_answer("a weighted-average of values", [["weighted average"]]).covered == [0]
-    assert check_answer("Q K^T", [["q k^t"]]).covered == [0]
-    assert check_answer("a weighted sum", [["weighted average"]]).missed == [0]
+def test_a_typo_one_edit_from_a_pattern_word_is_read_as_that_word() -> None:
+    assert _covers("@softmax + @saturate", "the sofmax saturtes")  # one edit each: read as the words
+    assert _covers("@variance + d_k", "the varience is d_k")
+    assert not _covers("@variance + d_k", "the vxrixnce is d_k")  # two edits away: not corrected
 
 
-def test_chinese_alternative_is_a_substring_match() -> None:
-    assert check_answer("先做缩放再softmax", [["缩放"]]).covered == [0]
+def test_negation_by_clause_scope_and_chinese_segmentation() -> None:
+    assert not _covers("@divide + @sqrt", "we do not scale by sqrt(d_k)")
+    assert not _covers("@divide + d_k", "nobody divides by d_k")
+    assert not _covers("@softmax + @saturate", "softmax 不会饱和")
+    assert _covers("@softmax + @saturate", "softmax 会饱和，不是线性的")  # the negation is in another clause
+    assert _covers("@divide + @sqrt", "除以根号 d_k 主要是为了稳定")  # 主要是 is not the conditional 要是
+    assert _covers("@learned + paramet", "there are no learnable parameters", negative=True)
 
 
-def test_cjk_mixed_text_and_spacing() -> None:
-    """Chinese has no spaces between words; answers mix Chinese with English terms and formulas."""
-    kw = [["除以sqrt d_k"], ["softmax"], ["梯度消失"], ["qkt"]]
-    r = check_answer("所以除以 根号 d_k，不然 softmax会饱和、梯 度消失；分数是 QKᵀ。", kw)
-    assert r.covered == [0, 1, 2, 3]
-    # an English keyword inside Chinese text still needs its own word boundary on the ASCII side
-    assert check_answer("用softmax归一化", [["soft"]]).missed == [0]
-    assert check_answer("把 mask 加上", [["mask"]]).covered == [0]
+def test_a_myth_in_a_condition_is_not_stated_and_a_stated_one_blocks() -> None:
+    card = get_card(CARDS, "scaling-why-sqrt-dk")
+    assert 0 in card.check("We divide the scores by d_k.").stated
+    assert not card.check("要是除以 d_k 方差会太小").stated
+    assert not card.check("If we divided by d_k the variance would be 1/d_k, too small.").stated
+    assert 0 in card.check("主要是除以 d_k，让方差回到 1").stated  # 主要 + 是: not the conditional 要是
+    assert not card.check("主要是除以 √d_k，让方差回到 1").stated
+    r = card.check("We divide by d_k, which restores unit variance.")
+    assert 0 in r.stated and 4 in r.blocked and 4 not in r.covered
 
 
-def test_an_alternative_with_and_needs_every_part_in_any_order() -> None:
-    assert check_answer("the gradient goes to zero", [["gradient & zero"]]).covered == [0]
-    assert check_answer("zero mean; the gradient", [["gradient & zero"]]).covered == [0]
-    assert check_answer("the gradients explode", [["gradient & zero"]]).missed == [0]
-    assert check_answer("梯度接近零", [["梯度&零"]]).covered == [0]
-
-
-def test_a_stated_misconception_voids_the_points_it_contradicts() -> None:
-    tells = [Tell(("divide by d_k", "除以d_k"), (1,))]
-    kw = [["variance"], ["sqrt", "root"]]
-    r = check_answer("the variance grows, so we divide by d_k, the root of it all", kw, tells)
-    assert r.stated == {0: "divide by d_k"} and r.blocked == {1: 0}
-    assert r.covered == [0] and r.missed == [1] and r.hits[1] == "root"  # found, but it does not count
-    # negated or hypothetical: not stated
-    for text in ("we divide by sqrt d_k, not by d_k", "if we divide by d_k instead, it is too small",
-                 "而不是除以d_k", "如果改成除以d_k，标准差就太小"):
-        assert check_answer(text, kw, tells).stated == {}, text
-    assert check_answer("所以要除以 d_k", kw, tells).stated == {0: "除以d_k"}
-
-
-def test_it_matches_words_not_understanding() -> None:
-    """Documented limitation: a wrong claim words can't judge still 'covers' a point; a paraphrase doesn't."""
-    assert check_answer("sqrt(d_k) is the wrong factor", [["sqrt"]]).covered == [0]
-    assert check_answer("shrink the logits by the square of the width", [["sqrt", "√"]]).missed == [0]
-
-
-def test_a_keyword_right_after_a_negation_does_not_count() -> None:
-    assert check_answer("we do NOT divide by sqrt(d_k)", [["sqrt"]]).missed == [0]
-    assert check_answer("we don't take the root", [["root"]]).missed == [0]
-    assert check_answer("divide by d_k, not the square root", [["root"]]).missed == [0]
-    assert check_answer("不是按行做的", [["按行"]]).missed == [0]
-    # a later affirmed occurrence still counts, and a negation further back does not reach the keyword
-    assert check_answer("not d_k but the square root", [["root"]]).covered == [0]
-    assert check_answer("if no mask is given we still divide by sqrt d_k", [["sqrt"]]).covered == [0]
-    # "R^-T" reads as "r t": a lone "t" is not "n't"
-    assert check_answer("W_K R⁻ᵀ 后分数不变，因此不可辨识", [["不可辨识"]]).covered == [0]
-
-
-def test_empty_inputs() -> None:
-    assert keyword_pattern("  ?! ") is None
-    r = check_answer("", KEYWORDS)
-    assert r.covered == [] and r.missed == [0, 1, 2, 3, 4] and r.fraction == 0.0
-    assert check_answer("anything", []).fraction == 1.0
-
-
-def test_real_bank_spoken_answers_cover_their_own_key_points() -> None:
-    """Smoke test over the real bank: each card's English spoken answer mentions most of its key points."""
-    cards = load_cards()
-    assert cards
-    fractions = {c.id: check_answer(c.spoken["en"], c.keywords).fraction for c in cards}
-    weak = {cid: f for cid, f in fractions.items() if f < 0.5}
-    assert not weak, f"spoken answers missing most of their own keywords: {weak}"
-
-
-# -- the real bank: Chinese keywords and misconception tells ------------------------------------------------
-BANK = load_cards()
-BY_ID = {c.id: c for c in BANK}
-
-
-@pytest.mark.parametrize("card", BANK, ids=lambda c: c.id)
-def test_every_chinese_key_point_ticks_itself(card) -> None:
-    """Each 中文 key point, typed as the answer, covers that key point (a Chinese answer can score at all)."""
-    assert all(card.keywords_zh), f"{card.id}: a key point has no Chinese keywords"
-    for i, point in enumerate(card.key_points["zh"]):
-        r = card.check(point)
-        assert i in r.covered, f"{card.id} key point {i} ({point!r}) is not found by {card.keywords_zh[i]}"
-        assert not r.stated, f"{card.id} key point {i} states a misconception: {r.stated}"
-    assert card.check("；".join(card.key_points["zh"])).fraction == 1.0
-
-
-def test_chinese_spoken_answers_cover_their_key_points() -> None:
-    """The 中文 spoken answer of every card covers >= 3/5 of its key points (mean over the bank >= 90 %)."""
-    fractions = {c.id: c.check(c.spoken["zh"]).fraction for c in BANK}
-    weak = {cid: f for cid, f in fractions.items() if f < 0.6}
-    assert not weak, weak
-    assert sum(fractions.values()) / len(fractions) >= 0.9
-
-
-def _myth(text: str, lang: str) -> str:
-    return split_misconception(text, lang)[0]
-
-
-@pytest.mark.parametrize("card", BANK, ids=lambda c: c.id)
-def test_each_myth_is_caught_in_both_languages(card) -> None:
-    """The myth half of every misconception, typed as an answer, is reported, in English and in Chinese."""
-    assert len(card.tells) == len(card.misconceptions)
-    for j, m in enumerate(card.misconceptions):
-        assert card.tells[j].blocks, f"{card.id} misconception {j} blocks no key point"
+def test_no_card_question_ticks_its_own_key_points() -> None:
+    for card in CARDS:
         for lang in ("en", "zh"):
-            r = card.check(_myth(m[lang], lang))
-            assert j in r.stated, f"{card.id} misconception {j} ({lang}) not caught: {_myth(m[lang], lang)!r}"
+            assert not card.check(card.question[lang]).covered, (card.id, lang)
 
 
-def test_no_tell_fires_on_the_correct_answers_of_its_chapter() -> None:
-    """The reference texts (question, short, spoken, key points, EN and 中文) of every card in a chapter state
-    none of that chapter's misconceptions: the tells do not punish correct answers."""
-    false = []
-    for card in BANK:
-        for other in (c for c in BANK if c.chapter == card.chapter):
-            for lang in ("en", "zh"):
-                texts = {
-                    "question": other.question[lang], "short": other.short[lang],
-                    "spoken": other.spoken[lang], "key_points": " ".join(other.key_points[lang]),
-                }
-                for name, text in texts.items():
-                    for j, tell in enumerate(card.tells):
-                        hit = states(normalise(text), tell.phrases)
-                        if hit:
-                            false.append((card.id, j, other.id, name, lang, hit))
-    assert not false, false
+def test_cards_refer_to_registry_myths_and_patterns_parse() -> None:
+    myths = load_myths()
+    for card in CARDS:
+        for tell in card.tells:
+            assert tell.myth in myths and tell.patterns, card.id
+    for m in myths.values():
+        for p in m["patterns"]:
+            parse_pattern(p)
 
 
-# Three real Chinese answers (the first one from issue 15, the other two written for this test). The expected
-# key points were decided by reading each answer against the card, not by running the checker.
-CHINESE_ANSWERS = [
-    (
-        "scaling-why-sqrt-dk",
-        "因为点积的方差随 d_k 增长，softmax 会饱和，梯度消失，所以除以根号 d_k",
-        [0, 1, 2, 3],
-    ),
-    (
-        "mask-masked-attention",
-        "掩码注意力里，位置 i 只能看到它自己和之前的 token。做法是在 softmax 之前把未来位置的分数设成负无穷，"
-        "这样这些位置的权重正好是 0，每一行剩下的权重和还是 1。"
-        "这样训练时可以对所有位置并行计算，又不会泄露答案。",
-        [0, 1, 2, 3, 4],
-    ),
-    (
-        "mh-why-multi-head",
-        "单头注意力每个位置只有一个注意力分布，不同的关系会被平均掉。"
-        "多头就是并行跑 h 个头，每个头有自己的 Q、K、V 投影，"
-        "学不同的模式，最后把各头拼接起来再乘 W_O。通常 d_k = d_model/h，所以总计算量和单头差不多。",
-        [0, 1, 2, 3],
-    ),
-]
+def test_the_packaged_bank_is_migrated() -> None:
+    from selfattention.interview import migrate
+
+    assert migrate.main(["--check"]) == 0
 
 
-@pytest.mark.parametrize(("cid", "answer", "expected"), CHINESE_ANSWERS, ids=[a[0] for a in CHINESE_ANSWERS])
-def test_real_chinese_answers_score_what_they_say(cid, answer, expected) -> None:
-    r = BY_ID[cid].check(answer)
-    assert r.covered == expected, (r.covered, r.hits)
-    assert not r.stated
+def test_a_myth_two_cards_share_is_caught_on_both() -> None:
+    answer = "The softmax is taken over the queries, so every column of the attention matrix sums to 1."
+    for cid in ("flow-computation", "flow-softmax-axis"):
+        card = get_card(CARDS, cid)
+        j = [t.myth for t in card.tells].index("each-column-attention-matrix-sums-1")
+        assert j in card.check(answer).stated, cid
 
 
-@pytest.mark.parametrize(
-    ("cid", "answer", "myth", "at_most"),
-    [
-        # issue 15: this ticked 5/5
-        ("scaling-why-sqrt-dk", "We divide by d_k because the variance grows, otherwise gradients explode; "
-         "it acts as a temperature, the root of the problem", 0, 1),
-        # issue 15: this ticked 6/6
-        ("flow-computation", "Project X into Q, K, V, take dot products QK^T, divide by d_k not the root, "
-         "mask with -inf, softmax each column, weighted sum of V", 0, 4),
-        ("flow-computation", "投影得到 Q K V，点积，除以根号 d_k，softmax 按列做，再乘 V", 0, 4),
-        ("mask-masked-attention", "掩码是在 softmax 之后把权重乘以 0，这样看不到未来", 0, 1),
-        ("cx-flashattention", "FlashAttention is an approximation like sparse attention, tiles", 0, 1),
-    ],
-)
-def test_misconceptions_are_caught_and_do_not_count(cid, answer, myth, at_most) -> None:
-    card = BY_ID[cid]
-    r = card.check(answer)
-    assert myth in r.stated
-    assert r.blocked and all(i in r.missed for i in r.blocked)
-    assert len(r.covered) <= at_most, (r.covered, r.hits)
+def test_migration_converts_an_inline_card_and_reuses_known_myths(tmp_path) -> None:
+    import shutil
+
+    from selfattention.interview import migrate
+    from selfattention.interview.bank import CARDS_DIR, MYTHS_FILE
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    inline = """\
+- id: new-card
+  chapter: 03_scaling
+  level: basic
+  question: {en: "Why scale?", zh: "为什么缩放？"}
+  short: {en: "Short.", zh: "简短。"}
+  spoken: {en: "Spoken.", zh: "口语。"}
+  key_points:
+    en: ["Large logits saturate the softmax.", "Saturation kills gradients.", "A third point about heads."]
+    zh: ["过大的 logit 让 softmax 饱和。", "饱和让梯度消失。", "关于头的第三点。"]
+    keywords: [[saturate], [vanish], [heads]]
+  misconceptions:
+    - en: We divide by d_k. The variance is d_k, so the standard deviation is √d_k.
+      zh: 是除以 d_k。方差是 d_k，标准差是 √d_k。
+      tells: {en: ["divide by d_k"], zh: ["除以d_k"]}
+      blocks: [0]
+    - en: Scaling is a brand-new myth here. It is not.
+      zh: 缩放是这里的新误区。并不是。
+      tells: {en: ["brand new scaling"], zh: ["全新的缩放"]}
+  follow_ups: []
+"""
+    (cards / "03_scaling.yaml").write_text(inline, encoding="utf-8")
+    shutil.copy(CARDS_DIR / "01_flow.yaml", cards / "01_flow.yaml")
+    myths = tmp_path / "myths.yaml"
+    shutil.copy(MYTHS_FILE, myths)
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths), "--check"]) == 1
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths)]) == 0
+    text = (cards / "03_scaling.yaml").read_text(encoding="utf-8")
+    assert "tells" not in text and "myth: we-divide-d-k" in text and "claims:" in text
+    assert (cards / "01_flow.yaml").read_text() == (CARDS_DIR / "01_flow.yaml").read_text()  # left alone
+    reg = load_myths(myths)
+    assert len(reg) == len(load_myths()) + 1 and "scaling-brand-new-myth-here" in reg
+    before = myths.read_text(encoding="utf-8")
+    # a re-run finds nothing left to convert and leaves the registry as it is
+    assert migrate.main(["--cards", str(cards), "--myths", str(myths), "--check"]) == 0
+    assert myths.read_text(encoding="utf-8") == before
 
 
-@pytest.mark.parametrize(
-    ("answer", "point"),
-    [
-        ("softmax over keys", 4), ("the projections of X", 0),
-        ("then multiply by V", 5), ("then multiplied by V", 5),
-    ],
-)
-def test_correct_english_wording_named_in_the_issue_is_recognised(answer, point) -> None:
-    assert point in BY_ID["flow-computation"].check(answer).covered
+def test_each_tick_quotes_the_clause_that_stated_it() -> None:
+    card = get_card(CARDS, "scaling-why-sqrt-dk")
+    r = card.check("Big logits saturate the softmax into a one-hot distribution. We divide by d_k.")
+    assert r.hits[2] == "Big logits saturate the softmax into a one-hot distribution"
+    assert r.stated[0] == "We divide by d_k"
+
+
+# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 91.2 % EN,
+# 91.4 % zh, precision 94.2 / 90.7 %, recall 91.7 / 88.8 %, myths flagged 50/57, false alarms 0/119,
+# myth below partial on 36/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
+# agreement, 6/14 and 11/43 myths flagged and 10.3 % echo ticks on the same answers. Treating a topic
+# word as enough, dropping negation, or claims within one clause only, each fails these floors.
+@pytest.fixture(scope="module")
+def dev_stats():
+    entries = bench.load_corpus(DEV)
+    assert len(entries) >= 150
+    return bench.measure(entries, CARDS)
+
+
+def test_dev_corpus_floors(dev_stats) -> None:
+    en, zh = dev_stats["en"], dev_stats["zh"]
+    assert en.agreement >= FLOORS["agree_en"] and zh.agreement >= FLOORS["agree_zh"]
+    assert en.precision >= FLOORS["precision"] and zh.precision >= FLOORS["precision"]
+    assert en.recall >= FLOORS["recall"] and zh.recall >= FLOORS["recall"]
+    flagged = (en.flagged + zh.flagged) / (en.myths + zh.myths)
+    assert flagged >= FLOORS["myths"]
+    alarms = (en.alarms + zh.alarms) / (en.complete + zh.complete)
+    assert alarms <= FLOORS["alarms"]
+    both, below, _ = bench.myth_vs_partial_all(dev_stats)
+    assert below / both >= FLOORS["myth_below_partial"]
+
+
+def test_echoed_questions_tick_nothing() -> None:
+    ticked, total = bench.echo_ticks(CARDS)
+    assert ticked == 0 and total > 300
+
+
+FLOORS = {
+    "agree_en": 0.90, "agree_zh": 0.895, "precision": 0.89, "recall": 0.87, "myths": 0.85, "alarms": 0.03,
+    "myth_below_partial": 0.7,
+}
 
 
 # Correct answers quoted in the second review of chapters 10-11 (../shared/reviews/chapters-10-11.md, M6, M7)
-# that the tells used to flag as myths, and the myths themselves, which must still be caught.
+# that the old tells flagged as myths, and the myths themselves, which must still be caught.
 REVIEW_CORRECT_ANSWERS = [
     ("tf-moe", "Mixtral costs about as much per token as a dense 13B model."),
     ("tf-moe", "It uses roughly the same compute as a dense 13B model."),
@@ -263,13 +203,9 @@ REVIEW_MYTHS = [
 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_CORRECT_ANSWERS)
 def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) -> None:
-    card = next(c for c in BANK if c.id == cid)
-    assert not card.check(answer).stated, (cid, answer)
-    for tell in card.tells:
-        assert states(normalise(answer), tell.phrases) is None, (cid, answer)
+    assert not get_card(load_cards(), cid).check(answer).stated, (cid, answer)
 
 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
 def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
-    card = next(c for c in BANK if c.id == cid)
-    assert card.check(answer).stated, (cid, answer)
+    assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)

@@ -61,6 +61,7 @@ def _card(cid: str, chapter: str, level: str, q: str, follow: list[str], kw: lis
             en: {json.dumps(points)}
             zh: {json.dumps([f"要点 {i}" for i in range(len(kw))], ensure_ascii=False)}
             keywords: {json.dumps(kw)}
+            claims: {json.dumps([[" | ".join(alts)] for alts in kw])}
           misconceptions:
             - {{en: "A misconception about {cid}.", zh: "关于 {cid} 的误区。"}}
           follow_ups: {json.dumps(follow)}
@@ -215,7 +216,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"✓ Point 0 of fx-scale about variance")
     t.expect(r"✓ Point 1 of fx-scale about sqrt")
     t.expect(r"✗ Point 2 of fx-scale about softmax")
-    t.expect(r"mentions 2/3 key points")
+    t.expect(r"A checklist of what your typed answer states")
     t.expect(r"Missed:\s+- Point 2 of fx-scale")
     t.expect(r"How did it go\?")
     t.sendline("3")
@@ -542,9 +543,10 @@ def test_bad_arguments_in_a_terminal(env, term) -> None:
     assert code == 2
 
 
-def test_help_explains_the_keyword_check() -> None:
-    text = build_parser().format_help()
-    assert "It matches WORDS, not understanding" in " ".join(text.split())
+def test_help_explains_the_typed_answer_check() -> None:
+    text = " ".join(build_parser().format_help().split())
+    assert "only by a clause that states it" in text and "reads patterns, not understanding" in text
+    assert '"we do not scale by sqrt(d_k)" ticks nothing' in text  # the old help said it covers the point
     for cmd in ("study", "mock", "list", "stats", "export-anki", "drill", "grade"):
         assert cmd in text
 
@@ -605,8 +607,8 @@ def test_arrow_keys_edit_the_typed_line(env) -> None:
         child.expect(r"Enter on an empty line reveals")
         child.send("root" + "\x1b[D" * 4 + "no \r")
         child.sendline("")
-        child.expect(r"mentions (\d)/3 key points")
-        assert child.match.group(1) == "0"
+        child.expect(r"(.) Point 1 of fx-scale about sqrt")  # "no root": negated, not ticked
+        assert child.match.group(1) == "✗"
         child.expect(r"How did it go\?")
         child.sendline("q")
         child.expect(pexpect.EOF)
@@ -736,7 +738,7 @@ def test_time_up_alert_keeps_the_line_being_typed(env) -> None:
         child.expect(r"\(answer aloud or type; Enter on an empty line reveals\) the variance")
         child.send(" grows\r")
         child.sendline("")
-        child.expect(r"mentions 1/3 key points")  # the line stayed one answer: "the variance grows"
+        child.expect(r"you wrote: “the variance grows”")  # the line stayed one answer
         child.expect(r"How did it go\?")
         child.sendline("q")
         child.expect(pexpect.EOF)

@@ -14,16 +14,17 @@ from typing import Any
 
 import yaml
 
-from .matcher import MatchResult, Tell, check_answer
+from .matcher import MatchResult, Tell, check_answer, parse_pattern
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster
 
 __all__ = [
     "CARDS_DIR", "CHAPTERS", "LEVELS", "BankError", "Card", "card_files", "load_cards", "cards_by_chapter",
-    "get_card", "chapter_card", "split_misconception",
+    "get_card", "chapter_card", "split_misconception", "load_myths", "MYTHS_FILE",
 ]
 
 CARDS_DIR = Path(__file__).resolve().parent / "cards"
+MYTHS_FILE = Path(__file__).resolve().parent / "myths.yaml"
 
 CHAPTERS: dict[str, dict[str, Any]] = {
     "01_flow": {
@@ -53,7 +54,7 @@ CHAPTERS: dict[str, dict[str, Any]] = {
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
 LANGS: tuple[str, ...] = ("en", "zh")
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_KP_FIELDS = ("en", "zh", "keywords")
+_KP_FIELDS = ("en", "zh", "keywords", "keywords_zh", "claims")
 _FIELDS = {
     "id", "chapter", "level", "question", "short", "spoken", "key_points", "misconceptions", "follow_ups",
 }
@@ -87,6 +88,7 @@ class Card:
     follow_ups: list[str]
     keywords_zh: list[list[str]] = field(default_factory=list)
     tells: list[Tell] = field(default_factory=list)
+    claims: list[list[str]] = field(default_factory=list)
 
     def __hash__(self) -> int:  # the dict fields are unhashable; a card is identified by its id
         return hash(self.id)
@@ -104,7 +106,33 @@ class Card:
 
     def check(self, answer: str) -> MatchResult:
         """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
-        return check_answer(answer, self.all_keywords, self.tells)
+        return check_answer(answer, self.point_claims, self.tells, self.negative_points)
+
+    @property
+    def negative_points(self) -> list[bool]:
+        """Per key point: does its text itself state a negation (EN or 中文)?"""
+        from .matcher import negative
+
+        cached = self.__dict__.get("_negative")
+        if cached is None:
+            pairs = zip(self.key_points["en"], self.key_points["zh"], strict=True)
+            cached = [negative(en) or negative(zh) for en, zh in pairs]
+            object.__setattr__(self, "_negative", cached)
+        return cached
+
+    @property
+    def point_claims(self) -> list[list[str]]:
+        """Per key point, the claim patterns (``key_points.claims``, or derived from keywords when absent)."""
+        if self.claims:
+            return self.claims
+        from .patterns import claims_for_point
+
+        return [
+            claims_for_point({"en": en, "zh": zh}, alts, self.question)
+            for en, zh, alts in zip(
+                self.key_points["en"], self.key_points["zh"], self.all_keywords, strict=True
+            )
+        ]
 
 
 _CJK = r"\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
@@ -145,7 +173,7 @@ def _text_pair(raw: Any, field: str, where: str) -> dict[str, str]:
     return out
 
 
-def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
+def _card_from_raw(raw: Any, path: Path, index: int, myths: dict[str, dict[str, Any]] | None = None) -> Card:
     """Turn one parsed YAML mapping into a validated `Card` (cross-card checks happen later)."""
     where0 = f"{path.name}: card #{index + 1}"
     if not isinstance(raw, dict):
@@ -174,8 +202,10 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
     spoken = _text_pair(raw["spoken"], "spoken", where)
 
     kp = raw["key_points"]
-    if not isinstance(kp, dict) or not {"en", "zh", "keywords"} <= set(kp) <= {*_KP_FIELDS, "keywords_zh"}:
-        raise BankError(f"{where}: 'key_points' must be a mapping with keys en, zh, keywords (+ keywords_zh)")
+    if not isinstance(kp, dict) or not {"en", "zh", "keywords"} <= set(kp) <= set(_KP_FIELDS):
+        raise BankError(
+            f"{where}: 'key_points' must be a mapping with keys en, zh, keywords (+ keywords_zh, claims)"
+        )
     key_points: dict[str, list[str]] = {}
     for lang in LANGS:
         items = kp[lang]
@@ -210,6 +240,7 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
             )
         keywords.append([a.strip() for a in alts])
     keywords_zh = _keywords_zh(kp.get("keywords_zh"), len(keywords), where)
+    claims = _claims(kp.get("claims"), len(keywords), where)
 
     mis = raw["misconceptions"]
     if not isinstance(mis, list):
@@ -217,7 +248,7 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
     misconceptions: list[dict[str, str]] = []
     tells: list[Tell] = []
     for j, m in enumerate(mis):
-        text, tell = _misconception(m, j, len(keywords), where)
+        text, tell = _misconception(m, j, len(keywords), where, myths)
         misconceptions.append(text)
         tells.append(tell)
 
@@ -229,7 +260,7 @@ def _card_from_raw(raw: Any, path: Path, index: int) -> Card:
     return Card(
         id=cid, chapter=chapter, level=level, question=question, short=short, spoken=spoken,
         key_points=key_points, keywords=keywords, misconceptions=misconceptions, follow_ups=list(fu),
-        keywords_zh=keywords_zh, tells=tells,
+        keywords_zh=keywords_zh, tells=tells, claims=claims,
     )
 
 
@@ -250,12 +281,77 @@ def _keywords_zh(raw: Any, n: int, where: str) -> list[list[str]]:
     return [_phrases(alts, f"key_points.keywords_zh[{j}]", where) for j, alts in enumerate(raw)]
 
 
-def _misconception(raw: Any, j: int, n_points: int, where: str) -> tuple[dict[str, str], Tell]:
-    """One misconception: ``{en, zh}`` text, ``tells {en, zh}`` and ``blocks`` (key point indices)."""
+def _claims(raw: Any, n: int, where: str) -> list[list[str]]:
+    """Optional ``key_points.claims``: per key point, a list of patterns (see `matcher.parse_pattern`)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) != n:
+        got = len(raw) if isinstance(raw, list) else type(raw).__name__
+        raise BankError(f"{where}: 'key_points.claims' needs one list per key point ({n}), got {got}")
+    out: list[list[str]] = []
+    for j, pats in enumerate(raw):
+        if not isinstance(pats, list) or not all(isinstance(p, str) and p.strip() for p in pats):
+            raise BankError(
+                f"{where}: key_points.claims[{j}] must be a list of pattern strings, got {pats!r}"
+            )
+        for p in pats:
+            try:
+                parse_pattern(p)
+            except ValueError as exc:
+                raise BankError(f"{where}: key_points.claims[{j}]: {exc}") from exc
+        out.append([p.strip() for p in pats])
+    return out
+
+
+def load_myths(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The shared registry of misconceptions: id -> ``{en, zh, patterns}`` (`BankError` on a bad entry)."""
+    p = Path(path) if path is not None else MYTHS_FILE
+    if not p.exists():
+        return {}
+    data = yaml.load(p.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or []  # noqa: S506 (safe loader)
+    if not isinstance(data, list):
+        raise BankError(f"{p.name}: expected a list of myths")
+    out: dict[str, dict[str, Any]] = {}
+    for k, m in enumerate(data):
+        if not isinstance(m, dict) or not {"id", "en", "zh", "patterns"} <= set(m) <= {
+            "id", "en", "zh", "patterns", "also",
+        }:
+            raise BankError(f"{p.name}: myth #{k + 1} must have the keys id, en, zh, patterns (+ also)")
+        mid = m["id"]
+        if not isinstance(mid, str) or not _ID_RE.match(mid) or mid in out:
+            raise BankError(f"{p.name}: myth #{k + 1}: id {mid!r} is not a new kebab-case id")
+        text = _text_pair(_join_cjk({"en": m["en"], "zh": m["zh"]}), "text", f"{p.name}: myth '{mid}'")
+        pats = _phrases(m["patterns"], f"myth '{mid}' patterns", p.name)
+        for pat in pats:
+            try:
+                parse_pattern(pat)
+            except ValueError as exc:
+                raise BankError(f"{p.name}: myth '{mid}': {exc}") from exc
+        out[mid] = {**text, "patterns": pats}
+    return out
+
+
+def _misconception(
+    raw: Any, j: int, n_points: int, where: str, myths: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[str, str], Tell]:
+    """One misconception: ``{myth: id, blocks}`` (the registry's text and patterns), or the old inline
+    ``{en, zh, tells {en, zh}, blocks}`` (its tells read as patterns) that `migrate` converts."""
     name = f"misconceptions[{j}]"
     if not isinstance(raw, dict):
         got = type(raw).__name__
         raise BankError(f"{where}: field '{name}' must be a mapping with keys en and zh, got {got}")
+    if "myth" in raw:
+        extra = sorted(set(raw) - {"myth", "blocks"})
+        if extra:
+            raise BankError(f"{where}: field '{name}' has unknown key(s) {', '.join(extra)}")
+        registry = myths if myths is not None else load_myths()
+        if raw["myth"] not in registry:
+            raise BankError(f"{where}: '{name}.myth' {raw['myth']!r} is not in {MYTHS_FILE.name}")
+        m = registry[raw["myth"]]
+        blocks = _blocks(raw.get("blocks", []), n_points, name, where)
+        return {"en": m["en"], "zh": m["zh"]}, Tell(
+            patterns=tuple(m["patterns"]), blocks=blocks, myth=raw["myth"]
+        )
     extra = sorted(set(raw) - {"en", "zh", "tells", "blocks"})
     if extra:
         raise BankError(f"{where}: field '{name}' has unknown key(s) {', '.join(extra)}")
@@ -267,15 +363,21 @@ def _misconception(raw: Any, j: int, n_points: int, where: str) -> tuple[dict[st
             raise BankError(f"{where}: '{name}.tells' must be a mapping with keys en and zh")
         for lang in LANGS:
             phrases += _phrases(t[lang], f"{name}.tells.{lang}", where)
-    blocks = raw.get("blocks", [])
+    blocks = _blocks(raw.get("blocks", []), n_points, name, where)
+    if blocks and not phrases:
+        raise BankError(f"{where}: '{name}.blocks' needs 'tells' that detect the misconception")
+    from .patterns import myth_patterns
+
+    return text, Tell(patterns=tuple(myth_patterns(phrases, text)) if phrases else (), blocks=blocks)
+
+
+def _blocks(blocks: Any, n_points: int, name: str, where: str) -> tuple[int, ...]:
     if not isinstance(blocks, list) or not all(
         isinstance(b, int) and not isinstance(b, bool) and 0 <= b < n_points for b in blocks
     ):
         last = n_points - 1
         raise BankError(f"{where}: '{name}.blocks' must list key point indices 0..{last}, got {blocks!r}")
-    if blocks and not phrases:
-        raise BankError(f"{where}: '{name}.blocks' needs 'tells' that detect the misconception")
-    return text, Tell(phrases=tuple(phrases), blocks=tuple(blocks))
+    return tuple(blocks)
 
 
 _MYTH_END = {"en": re.compile(r"(?<=[.?!])\s+"), "zh": re.compile(r"(?<=[。？！])")}
@@ -305,6 +407,7 @@ def load_cards(directory: Path | None = None) -> list[Card]:
         raise BankError(f"no card files (*.yaml) in {d}")
     cards: list[Card] = []
     origin: dict[str, str] = {}
+    myths = load_myths()
     for path in files:
         try:
             data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)  # noqa: S506 (safe loader)
@@ -315,7 +418,7 @@ def load_cards(directory: Path | None = None) -> list[Card]:
         if not isinstance(data, list):
             raise BankError(f"{path.name}: expected a list of cards at top level, got {type(data).__name__}")
         for i, raw in enumerate(data):
-            card = _card_from_raw(_join_cjk_nested(raw), path, i)
+            card = _card_from_raw(_join_cjk_nested(raw), path, i, myths)
             if card.id in origin:
                 raise BankError(f"{path.name}: card '{card.id}' repeats an id from {origin[card.id]}")
             origin[card.id] = path.name

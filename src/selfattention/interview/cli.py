@@ -34,10 +34,11 @@ how it works:
   Ctrl-C (exit 130) or closing the terminal loses nothing already rated.
 
 what the typed-answer check can and cannot judge:
-  If you type an answer, each key point counts as covered when one of its keywords appears (case-insensitive,
-  simple normalisation, √ read as sqrt, plain English endings like -s/-ed/-ing allowed). It matches WORDS,
-  not understanding: "we do not scale by sqrt(d_k)" still covers the sqrt point, and a correct paraphrase
-  with other words is reported missed. Use it as a checklist of what to mention, and rate yourself honestly.
+  If you type an answer, a key point is ticked only by a clause that states it: its concepts together in
+  one clause (words lemmatised, Chinese segmented, synonyms and formulas like √d_k or QKᵀ read alike), each
+  tick quoting that clause. A negated clause does not count ("we do not scale by sqrt(d_k)" ticks nothing),
+  and a common misconception is caught by meaning and quoted. It reads patterns, not understanding: a
+  correct paraphrase outside them is reported missed. A checklist, not a grade: rate yourself honestly.
 
 files and environment:
   progress database  --db PATH, else ${ENV_DB}, else {default_db_path()}

@@ -1,130 +1,92 @@
-"""Check a typed answer against a card's key points by keywords: it matches words, not understanding.
+"""Check a typed answer against a card's key points as claims, and catch the misconceptions it states.
 
-A key point counts as covered when any of its alternatives (English ``Card.keywords[i]`` or Chinese
-``Card.keywords_zh[i]``) appears in the answer, after the same normalisation of both sides: Unicode NFKC,
-case-folding, ``√`` and ``根号`` read as ``sqrt``, ``^`` and superscripts dropped (``QKᵀ`` = ``qkt``),
-other punctuation (also Chinese punctuation) read as a space, and every space next to a Chinese character
-removed, since Chinese puts none between words (``除以 根号 d_k`` = ``除以根号d_k``). English words must start
-and end at a word boundary and may take a plain ending (-s, -es, -ed, -d, -ing), so ``mask`` also finds
-``masked``; Chinese text matches as a substring, so mixed answers (``softmax 会饱和``) work. An alternative
-``a & b`` needs every part somewhere in the answer, in any order.
+A key point is covered by a **clause that states it**: each key point has *claims*, patterns of concepts that
+must all appear, affirmed, within one clause of the answer (see `language` for clauses, lemmas, Chinese
+segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``: groups separated by ``+``
+must all be present in the clause in any order and with any words between them; ``|`` separates
+alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
+absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
+"不是按行") or followed by a rejection ("… is a myth", "… 是错的") is not stated.
 
-Misconceptions: a card's misconception carries "tells", phrases that state the myth (EN and 中文). An answer
-containing a tell that is not negated just before it (``not``/``rather than``/``不是``/``而非`` …) has stated
-the misconception: the key points it contradicts (``blocks``) do not count as covered, whatever keywords the
-answer also has.
+Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
+stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
+divided by d_k …", "要是 …"). A stated myth blocks the key points it contradicts (``blocks``, per card).
 
-A keyword right after a negation ("not the square root", "不是按行") does not count either.
-
-What it cannot judge: whether the words are used correctly beyond those listed myths and a plain negation
-just before a keyword ("sqrt(d_k) is wrong" still covers the sqrt key point), paraphrases not in the lists,
-formulas written differently.
-Treat the result as a checklist prompt, not a grade.
+What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
+negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
+every tick shows the clause that earned it, so a candidate can see why.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = [
-    "MatchResult", "Tell", "normalise", "keyword_pattern", "find_alternative", "states", "check_answer",
-    "has_cjk",
-]
+from .language import Clause, clauses, has_cjk, phrase_units
 
-_SUFFIX = r"(?:s|es|ed|d|ing)?"
-_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_RE = re.compile(f"[{_CJK}]")
-_CJK_SPACE = re.compile(rf"(?<=[{_CJK}]) | (?=[{_CJK}])")
-_WORD = re.compile(r"[a-z0-9_]")
-# a keyword or tell right after one of these is not taken as stated ("not the square root", "if we divide by
-# d_k ...", "不是按列"): up to 3 English words back, or a Chinese negation just before ("不是", "不"), or
-# a Chinese conditional ("如果", "假如", "若") up to 6 characters back
-_EN_NEGATORS = {
-    "not", "no", "never", "nobody", "nor", "instead", "rather", "without", "neither", "myth", "if", "suppose",
-}
-_ZH_NEGATORS = (
-    "不是", "并非", "而非", "不要", "不用", "不必", "不能", "不会", "没有", "不", "非", "没", "别", "未",
-)
-_ZH_CONDITIONALS = ("如果", "假如", "假设", "若", "要是")
+__all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
 
 
-def has_cjk(text: str) -> bool:
-    """True when ``text`` contains a Chinese (CJK) character."""
-    return bool(_CJK_RE.search(text))
+@dataclass(frozen=True)
+class Pattern:
+    """Groups of alternative phrases (unit tuples) that must all be in one clause; ``absent`` must not be."""
+
+    source: str
+    groups: tuple[tuple[tuple[str, ...], ...], ...]
+    absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    at_least: int = 0  # "K of: a | b | c": at least K different alternatives of the one group
+
+    def match(self, clause: Clause, polarity: bool = True) -> bool:
+        """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
+        for a key point that is itself a negation, "no learnable parameters") and no ``absent`` group."""
+        return self.match_span([clause], polarity)
+
+    def match_span(self, span: Sequence[Clause], polarity: bool = True) -> bool:
+        """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own."""
+        for group in self.absent:
+            if any(c.find(p) for c in span for p in group):
+                return False
+        if self.at_least:
+            found = {p for c in span for p in self.groups[0] for _, ok in c.find(p) if ok or not polarity}
+            return len(found) >= self.at_least
+        return all(
+            any(ok or not polarity for c in span for p in group for _, ok in c.find(p))
+            for group in self.groups
+        )
 
 
-def normalise(text: str) -> str:
-    """NFKC, lower-case, √/根号 -> ' sqrt ', ^ dropped, punctuation -> space, no space next to CJK."""
-    t = unicodedata.normalize("NFKC", text).casefold()
-    t = re.sub(r"n[’']t\b", " not", t)
-    t = t.replace("√", " sqrt ").replace("根号", " sqrt ").replace("^", "")
-    out = []
-    for ch in t:
-        cat = unicodedata.category(ch)
-        if ch == "_" or not (cat.startswith("P") or cat.startswith("S")):
-            out.append(ch)
-        else:
-            out.append(" ")
-    return _CJK_SPACE.sub("", " ".join("".join(out).split()))
-
-
-def keyword_pattern(alternative: str) -> re.Pattern[str] | None:
-    """Regex for one ``alternative`` (normalised): word boundaries and an English ending where it is ASCII."""
-    alt = normalise(alternative)
-    if not alt:
-        return None
-    body = r"\s+".join(re.escape(w) for w in alt.split())
-    head = r"(?<![a-z0-9_])" if _WORD.match(alt[0]) else ""
-    tail = rf"{_SUFFIX}(?![a-z0-9_])" if _WORD.match(alt[-1]) else ""
-    return re.compile(head + body + tail)
-
-
-def _parts(alternative: str) -> list[re.Pattern[str]]:
-    pats = [keyword_pattern(p) for p in alternative.split("&")]
-    return [p for p in pats if p is not None]
-
-
-def _affirmed(pat: re.Pattern[str], text: str) -> bool:
-    """``pat`` occurs in ``text`` at least once without a negation just before it."""
-    return any(not _negated(text, m.start()) for m in pat.finditer(text))
-
-
-def find_alternative(text: str, alternatives: Sequence[str]) -> str | None:
-    """The first alternative stated (not negated) in the normalised ``text``, every ``&`` part present."""
-    for alt in alternatives:
-        pats = _parts(alt)
-        if pats and all(_affirmed(p, text) for p in pats):
-            return alt
-    return None
-
-
-def _negated(text: str, start: int) -> bool:
-    """A negation (or a conditional) right before position ``start`` (see ``_EN_NEGATORS``)."""
-    before = text[:start]
-    if before.endswith(_ZH_NEGATORS) or any(c in before[-6:] for c in _ZH_CONDITIONALS):
-        return True
-    words = re.findall(r"[a-z0-9_]+", before[-40:])
-    return any(w in _EN_NEGATORS for w in words[-3:])
-
-
-def states(text: str, tells: Sequence[str]) -> str | None:
-    """The first tell that the normalised ``text`` states without a negation just before it, else None."""
-    for tell in tells:
-        pats = _parts(tell)
-        if pats and all(_affirmed(p, text) for p in pats):
-            return tell
-    return None
+@functools.lru_cache(maxsize=16384)
+def parse_pattern(source: str) -> Pattern:
+    """``"a b + c | d + !e"`` -> `Pattern` (phrases analysed like answers: lemmas, synonyms, formulas)."""
+    groups: list[tuple[tuple[str, ...], ...]] = []
+    absent: list[tuple[tuple[str, ...], ...]] = []
+    head, sep, rest = source.partition(" of:")
+    if sep and head.strip().isdigit():
+        rest, *excl = rest.split("+")
+        alts = tuple(dict.fromkeys(u for u in (phrase_units(a.strip()) for a in rest.split("|")) if u))
+        if len(alts) < int(head):
+            raise ValueError(f"pattern {source!r} lists fewer than {head} concepts")
+        gone = tuple((phrase_units(x.strip().lstrip("!")),) for x in excl if x.strip().startswith("!"))
+        return Pattern(source, (alts,), gone, int(head))
+    for raw in source.split("+"):
+        raw = raw.strip()
+        neg = raw.startswith("!")
+        alts = tuple(u for u in (phrase_units(a.strip()) for a in raw.lstrip("!").split("|")) if u)
+        if alts:
+            (absent if neg else groups).append(alts)
+    if not groups:
+        raise ValueError(f"pattern {source!r} has no concept to look for")
+    return Pattern(source, tuple(groups), tuple(absent))
 
 
 @dataclass(frozen=True)
 class Tell:
-    """The phrases that give one misconception away, and the key points (indices) it contradicts."""
+    """One misconception as a card uses it: the registry id, its patterns, and the key points it blocks."""
 
-    phrases: tuple[str, ...]
+    patterns: tuple[str, ...]
     blocks: tuple[int, ...] = ()
+    myth: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,8 +95,8 @@ class MatchResult:
 
     covered: list[int] = field(default_factory=list)
     missed: list[int] = field(default_factory=list)
-    hits: dict[int, str] = field(default_factory=dict)  # key point index -> the alternative that matched
-    stated: dict[int, str] = field(default_factory=dict)  # misconception index -> the tell that matched
+    hits: dict[int, str] = field(default_factory=dict)  # key point index -> the clause that stated it
+    stated: dict[int, str] = field(default_factory=dict)  # misconception index -> the clause that stated it
     blocked: dict[int, int] = field(default_factory=dict)  # key point index -> misconception that voids it
 
     @property
@@ -147,16 +109,57 @@ class MatchResult:
         """covered / total (1.0 when there is nothing to check)."""
         return len(self.covered) / self.total if self.total else 1.0
 
+    @property
+    def score(self) -> float:
+        """The checklist's share: key points covered over key points + stated misconceptions (each stated
+        myth is one more item failed: "states no misconception"). For benchmarks; never shown as a grade."""
+        n = self.total + len(self.stated)
+        return len(self.covered) / n if n else 1.0
+
+
+def _first_clause(
+    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
+) -> str | None:
+    for clause in cls:
+        if myth and clause.conditional:
+            continue
+        for src in patterns:
+            if parse_pattern(src).match(clause, polarity):
+                return clause.text
+    if myth or WINDOW < 2:
+        return None
+    # a claim whose parts a comma separates ("打分先除以 √d_k，再做 softmax"): two clauses of one sentence
+    for k in range(len(cls) - 1):
+        a, b = cls[k], cls[k + 1]
+        if a.sentence != b.sentence:
+            continue
+        for src in patterns:
+            if parse_pattern(src).match_span((a, b), polarity):
+                return f"{a.text}, {b.text}"
+    return None
+
+
+WINDOW = 2
+
+
+def negative(text: str) -> bool:
+    """The text states a negation itself ("no learnable parameters", "不依赖"): the claim carries it."""
+    return any(u.neg for c in clauses(text) for u in c.units)
+
 
 def check_answer(
-    answer: str, keywords: Sequence[Sequence[str]], tells: Sequence[Tell] = ()
+    answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = (),
+    negative_points: Sequence[bool] = (),
 ) -> MatchResult:
-    """Key point i is covered if an alternative in ``keywords[i]`` appears and no stated tell blocks i."""
-    text = normalise(answer)
+    """Key point i is covered if a clause matches a pattern of ``claims[i]`` and no stated myth blocks i.
+
+    ``negative_points[i]`` True: key point i is itself a negation, so a negation in the clause does not
+    void its concepts (the pattern must carry the meaning)."""
+    cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
     for j, tell in enumerate(tells):
-        found = states(text, tell.phrases)
+        found = _first_clause(cls, tell.patterns, myth=True)
         if found is not None:
             stated[j] = found
             for i in tell.blocks:
@@ -164,11 +167,12 @@ def check_answer(
     covered: list[int] = []
     missed: list[int] = []
     hits: dict[int, str] = {}
-    for i, alts in enumerate(keywords):
-        alt = find_alternative(text, alts)
-        if alt is not None:
-            hits[i] = alt
-        if alt is not None and i not in blocked:
+    for i, patterns in enumerate(claims):
+        neg = i < len(negative_points) and negative_points[i]
+        found = _first_clause(cls, patterns, polarity=not neg)
+        if found is not None:
+            hits[i] = found
+        if found is not None and i not in blocked:
             covered.append(i)
         else:
             missed.append(i)

@@ -82,6 +82,12 @@ def _ask_rating(ui: UI) -> int:
             return _RATING_WORDS[key]
         ui.say(ui.t("rate_again", raw=raw.strip()), style="yellow")
 
+def _quote(clause: str, width: int = 70) -> str:
+    """A clause of the typed answer, shortened to ``width`` characters for the checklist."""
+    c = " ".join(clause.split())
+    return c if len(c) <= width else c[: width - 1] + "…"
+
+
 def _show_reveal(
     ui: UI, card: bank.Card, lang: str, typed: str, cards: Sequence[bank.Card]
 ) -> MatchResult | None:
@@ -100,6 +106,8 @@ def _show_reveal(
         else:
             hit = i in result.covered
             ui.say(f"  {ui.ok if hit else ui.no} {terminal_text(point)}", style="green" if hit else "red")
+            if hit:
+                ui.say(f"      {'你写的' if zh else 'you wrote'}: “{_quote(result.hits[i])}”", style="green")
     if result is not None:
         for j in result.stated:
             myth, fix = bank.split_misconception(card.misconceptions[j][lang], lang)
@@ -107,6 +115,7 @@ def _show_reveal(
                 "Your answer states a common misconception:" if not zh else "你的回答里有一个常见误区：",
                 style="bold red",
             )
+            ui.say(f"  {'you wrote' if not zh else '你写的'}: “{_quote(result.stated[j])}”", style="red")
             ui.say(f"  {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="red")
             if fix:
                 ui.say(f"  {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}", style="green")
@@ -119,11 +128,9 @@ def _show_reveal(
                     style="red",
                 )
         ui.say(
-            f"Your typed answer mentions {len(result.covered)}/{result.total} key points "
-            "(a keyword check: words, not understanding)."
+            "A checklist of what your typed answer states, clause by clause (patterns, not understanding)."
             if not zh
-            else f"你的回答提到了 {len(result.covered)}/{result.total} 个要点"
-            "（关键词检查：只看用词，不看理解）。",
+            else "这是按从句核对你写出的要点（看表述模式，不看理解），不是打分。",
             style="bold",
         )
         if result.missed:

@@ -1,0 +1,291 @@
+"""Text analysis for the typed-answer check: formulas, clauses, words and their scope (EN and 中文).
+
+An answer is cut into clauses (sentence ends, semicolons, commas, and the conjunctions that start a new
+claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …). Each clause becomes a list of *units*:
+
+- an English word becomes its lemma (simplemma's English table) reduced by the Snowball stemmer, so
+  ``matched``/``matching``, ``sinusoids``/``sinusoidal``, ``saturating``/``saturation`` meet;
+- a Chinese run is segmented by jieba (for the scope of negations and conditionals: ``主要是`` is the words
+  主要 + 是, not the conditional 要是; ``不饱和`` starts with the negation 不) and then kept one character per
+  unit, so a Chinese phrase matches as a run of characters;
+- formulas are canonicalised first: ``√x``, ``sqrt(x)``, ``根号``, ``square root of`` → ``sqrt``;
+  ``QKᵀ``, ``QK^T``, ``Q K transpose`` → ``qkt``; subscripts ``dₖ``, ``d_{k}``, ``dk`` → ``d_k``;
+  ``d_model/h`` → ``d_model div h``; ``×``/``*`` → ``times``; ``n²``, ``n^2``, ``n squared`` → ``n2``;
+- a typed English word of 5+ letters that no pattern uses and that is one edit from exactly one pattern
+  word (same first letter) is read as that word ("varience", "sofmax");
+- then the synonym sets of ``synonyms.yaml`` (both languages) rewrite every variant to one canonical unit
+  ``@name``.
+
+Each unit carries flags: ``neg`` (a negation word starts here: not, no, never, nobody, without, 不, 没有,
+并非 …), ``post`` (a word that rejects what came before: wrong, myth, 错误 …), ``cond`` (a conditional or
+counterfactual: if, suppose, would, 如果, 要是 …). `find` looks a phrase up in a clause and says whether the
+occurrence is affirmed (no negation before it in its clause, no rejection after it).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+__all__ = ["Clause", "clauses", "units_of", "phrase_units", "has_cjk", "SYNONYMS_FILE"]
+
+SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
+
+_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_TOKEN = re.compile(rf"[a-z0-9_]+|[{_CJK}]+|[/÷×*=+−<>∞]|(?<![a-z0-9_])-(?=[a-z0-9∞])")
+_ARTICLES = {"a", "an", "the"}
+_EN_NEG = {
+    "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "instead", "rather",
+    "cannot", "nowhere",
+}
+_EN_POST = {"wrong", "incorrect", "false", "myth", "mistake", "misconception", "untrue", "bogus"}
+_EN_COND = {"if", "suppose", "supposing", "unless", "whether", "would", "could", "might", "hypothetically"}
+_ZH_NEG = {
+    "不", "不是", "并非", "而非", "不要", "不用", "不必", "不能", "不会", "没有", "没", "非",
+    "别", "未", "无", "无需", "并不", "并没有", "从不", "从没", "毫无", "绝非", "不再", "不该",
+    "不应", "不应该", "没人", "没有人",
+}
+_ZH_NEG_PREFIX = ("不", "没", "未")
+_ZH_NEG_EXCEPT = {
+    "不同", "不断", "不少", "不仅", "不但", "不管", "不久", "不过", "不论", "未来", "没错", "不错", "不一定",
+    "不妨", "不止", "无论", "未必",
+}
+_ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
+_ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若"}
+# a new clause starts before these words
+_EN_SPLIT = re.compile(
+    r"\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
+    r"otherwise)\b)"
+)
+_ZH_SPLIT = re.compile(r"(?<!不)(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))")
+_SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
+_COMMA = re.compile(r"[,，:：]")
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` contains a Chinese (CJK) character."""
+    return bool(_CJK_RE.search(text))
+
+
+_FORMULAS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"n[’']t\b"), " not"),
+    (re.compile(r"\bcan ?not\b"), "can not"),
+    (re.compile(r"\bq\s*[·.*]?\s*k\s*(?:\^\s*\{?\s*t\s*\}?|\s+transpose[ds]?|\.t\b)"), " qkt "),
+    (re.compile(r"\bqkt\b"), " qkt "),
+    (re.compile(r"\bk\s*(?:\^\s*\{?\s*t\s*\}?|\s+transpose[ds]?)"), " kt "),
+    (re.compile(r"(?:square|平方)\s*roots?(?:\s+of)?"), " sqrt "),
+    (re.compile(r"开?根号|开方|平方根|√"), " sqrt "),
+    (re.compile(r"\bd\s*_?\s*\{?\s*(k|v|q|model|head|ff|h)\s*\}?(?![a-z0-9])"), r" d_\1 "),
+    (re.compile(r"\bh\s*_?\s*\{?\s*(kv|q)\s*\}?(?![a-z0-9])"), r" h_\1 "),
+    (re.compile(r"\b([a-z0-9])\s*(?:\^\s*\{?\s*2\s*\}?|²|\s+squared)"), r" \g<1>2 "),
+    (re.compile(r"(?<=[a-z0-9_)])\s*\^\s*"), " pow "),
+    (re.compile(r"[×*·⋅]"), " times "),
+    (re.compile(r"[÷/]"), " div "),
+    (re.compile(r"−|–"), " - "),
+    (re.compile(r"∞"), " inf "),
+    (re.compile(r"\binfinity\b"), " inf "),
+]
+
+
+def canonical(text: str) -> str:
+    """NFKC, case-folded, formulas rewritten (see the module docstring)."""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    for pat, rep in _FORMULAS:
+        t = pat.sub(rep, t)
+    return t
+
+
+@functools.lru_cache(maxsize=1)
+def _lemmatiser():
+    import simplemma
+    import snowballstemmer
+
+    stem = snowballstemmer.stemmer("english")
+
+    @functools.lru_cache(maxsize=20000)
+    def lemma(word: str) -> str:
+        if not word.isalpha() or len(word) <= 2:
+            return word
+        return stem.stemWord(simplemma.lemmatize(word, lang="en"))
+
+    return lemma
+
+
+@functools.lru_cache(maxsize=1)
+def _segmenter():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.CRITICAL)  # a read-only cache dir: jieba works from memory, says nothing
+    jieba.initialize()
+    return jieba
+
+
+@dataclass
+class Unit:
+    """One word (English lemma) or character (Chinese), with the scope flags of the word it starts."""
+
+    text: str
+    neg: bool = False
+    post: bool = False
+    cond: bool = False
+    first: bool = True  # the first unit of a word (a Chinese word spans several units)
+
+
+def _raw_units(text: str) -> list[Unit]:
+    """Canonicalised units of one clause before synonym rewriting."""
+    lemma = _lemmatiser()
+    out: list[Unit] = []
+    for m in _TOKEN.finditer(canonical(text)):
+        tok = m.group()
+        if _CJK_RE.match(tok):
+            for word in _segmenter().lcut(tok, HMM=False):
+                neg = word in _ZH_NEG or (word.startswith(_ZH_NEG_PREFIX) and word not in _ZH_NEG_EXCEPT)
+                for k, ch in enumerate(word):
+                    out.append(Unit(
+                        ch, neg=neg and k == 0, post=word in _ZH_POST and k == 0,
+                        cond=word in _ZH_COND and k == 0, first=k == 0,
+                    ))
+        elif tok in _ARTICLES:
+            continue
+        elif tok == "-":
+            out.append(Unit("minus"))
+        elif tok in "=+<>":
+            out.append(Unit({"=": "eq", "+": "plus", "<": "lt", ">": "gt"}[tok]))
+        else:
+            out.append(Unit(
+                lemma(tok), neg=tok in _EN_NEG, post=tok in _EN_POST, cond=tok in _EN_COND,
+            ))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _synonyms() -> dict[tuple[str, ...], str]:
+    """Variant unit sequence -> canonical unit ``@name`` (from ``synonyms.yaml``)."""
+    data = yaml.safe_load(SYNONYMS_FILE.read_text(encoding="utf-8")) or {}
+    table: dict[tuple[str, ...], str] = {}
+    for name, variants in data.items():
+        for v in [name, *variants]:
+            key = tuple(u.text for u in _raw_units(str(v)))
+            if key:
+                table.setdefault(key, f"@{name}")
+                VOCAB.update(k for k in key if k.isascii())
+    return table
+
+
+@functools.lru_cache(maxsize=1)
+def _max_syn() -> int:
+    return max((len(k) for k in _synonyms()), default=1)
+
+
+VOCAB: set[str] = set()  # English units of every pattern phrase and synonym: what a typo is corrected to
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one insertion, deletion, substitution or swap of neighbours."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        d = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and a[d[0]] == b[d[1]] and a[d[1]] == b[d[0]])
+    if len(a) > len(b):
+        a, b = b, a
+    return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
+
+
+@functools.lru_cache(maxsize=20000)
+def _correct(word: str) -> str:
+    """A typed English word (lemma) of 5+ letters unknown to the patterns -> the one known word one edit
+    away with the same first letter ("varienc" -> "varianc", "sofmax" -> "softmax"), else itself."""
+    if len(word) < 5 or not word.isalpha() or word in VOCAB:
+        return word
+    near = [v for v in VOCAB if v[:1] == word[:1] and _one_edit(word, v)]
+    return near[0] if len(near) == 1 else word
+
+
+def _rewrite(units: list[Unit], correct: bool = False) -> list[Unit]:
+    """Greedy longest match of the synonym variants; a negation inside a variant is part of its meaning.
+    ``correct``: typed text, whose unknown words are first corrected to a pattern word one edit away."""
+    if correct:
+        for u in units:
+            u.text = _correct(u.text)
+    table, longest = _synonyms(), _max_syn()
+    out: list[Unit] = []
+    i = 0
+    while i < len(units):
+        for n in range(min(longest, len(units) - i), 0, -1):
+            key = tuple(u.text for u in units[i:i + n])
+            if key in table:
+                span = units[i:i + n]
+                out.append(Unit(table[key], cond=any(u.cond for u in span)))
+                i += n
+                break
+        else:
+            out.append(units[i])
+            i += 1
+    return out
+
+
+def units_of(text: str, correct: bool = False) -> list[Unit]:
+    """The canonical units of ``text`` (one clause); ``correct``: fix typos (see `_rewrite`)."""
+    return _rewrite(_raw_units(text), correct)
+
+
+@functools.lru_cache(maxsize=8192)
+def phrase_units(phrase: str) -> tuple[str, ...]:
+    """A pattern phrase as a tuple of canonical unit texts (cached); its words join the vocabulary."""
+    raw = _raw_units(phrase)
+    VOCAB.update(u.text for u in raw if u.text.isascii())
+    return tuple(u.text for u in _rewrite(raw))
+
+
+@dataclass
+class Clause:
+    """One clause: its text as typed (NFKC) for quoting, its units, and its sentence number."""
+
+    text: str
+    units: list[Unit]
+    sentence: int
+
+    @property
+    def conditional(self) -> bool:
+        """The clause is a condition or a counterfactual ("if …", "would …", "要是 …")."""
+        return any(u.cond for u in self.units)
+
+    def find(self, phrase: tuple[str, ...]) -> list[tuple[int, bool]]:
+        """Start index of each occurrence of ``phrase`` and whether it is affirmed (not negated/rejected)."""
+        n = len(phrase)
+        units = self.units
+        hits = []
+        for i in range(len(units) - n + 1):
+            if tuple(u.text for u in units[i:i + n]) == phrase:
+                negated = any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                hits.append((i, not negated))
+        return hits
+
+
+def _split_sentence(sentence: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _COMMA.split(sentence):
+        for p in _EN_SPLIT.split(piece):
+            parts.extend(_ZH_SPLIT.split(p))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def clauses(text: str) -> list[Clause]:
+    """Cut ``text`` into clauses (see the module docstring), each with its canonical units."""
+    t = unicodedata.normalize("NFKC", text)
+    out: list[Clause] = []
+    for s, sentence in enumerate(_SENTENCE.split(t)):
+        for part in _split_sentence(sentence):
+            units = units_of(part, correct=True)
+            if units:
+                out.append(Clause(part, units, s))
+    return out
