@@ -142,10 +142,10 @@ def logit_step_change(
     """Mean |change| of the logits after ONE optimiser step on W_Q, at initialisation (float64).
 
     Logits ``s = (X W_Q)(X W_K)^T · c`` with ``c = 1/sqrt(d_k)`` (``scale="sqrt_dk"``) or ``1/d_k``
-    (``scale="dk"``); X (n, d_model) has N(0, 1) entries and W_Q, W_K (d_model, d_k) N(0, 1/d_model), so q and k
-    have unit-variance components. The loss is a cross-entropy pointing each query at a random key; only W_Q
-    moves, by one ``torch.optim.Adam`` or ``torch.optim.SGD`` step of size ``lr``. A gradient step on W_Q is
-    aligned with the keys, so the change is not that of a random step (the Tensor Programs V argument).
+    (``scale="dk"``); X (n, d_model) has N(0, 1) entries and W_Q, W_K (d_model, d_k) N(0, 1/d_model), so q
+    and k have unit-variance components. The loss is a cross-entropy pointing each query at a random key;
+    only W_Q moves, by one ``torch.optim.Adam`` or ``torch.optim.SGD`` step of size ``lr``. A gradient step on
+    W_Q is aligned with the keys, so the change is not that of a random step (the Tensor Programs V argument).
     """
     for name, value in (("d_k", d_k), ("d_model", d_model), ("n", n)):
         check_positive_int(value, name)
