@@ -10,6 +10,7 @@ import torch
 from selfattention.analysis import (
     diagonal_argmax_rate,
     init_score_stats,
+    logit_step_change,
     mha_param_count,
     random_scores,
     row_entropy,
@@ -135,3 +136,53 @@ def test_init_score_stats_is_deterministic_and_leaves_global_rng_alone() -> None
     first = init_score_stats(16, 8, n=8, num_layers=2, seed=3)
     assert torch.equal(torch.rand(2), expected)
     assert init_score_stats(16, 8, n=8, num_layers=2, seed=3) == first
+
+
+def _closed_form_step(d_k: int, optimizer: str, scale: str, lr: float, seed: int = 0) -> float:
+    """The same set-up redrawn, the step written out: logits are linear in W_Q, so ds = X dW_Q K^T c."""
+    d_model, n = 32, 16
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, d_model, generator=g, dtype=torch.float64)
+    w_q = torch.randn(d_model, d_k, generator=g, dtype=torch.float64) / math.sqrt(d_model)
+    k = x @ (torch.randn(d_model, d_k, generator=g, dtype=torch.float64) / math.sqrt(d_model))
+    target = torch.randint(n, (n,), generator=g)
+    c = d_k**-0.5 if scale == "sqrt_dk" else 1.0 / d_k
+    s = (x @ w_q) @ k.T * c
+    dl_ds = (torch.softmax(s, -1) - torch.nn.functional.one_hot(target, n)) / n  # mean cross-entropy
+    grad = x.T @ dl_ds @ k * c  # dL/dW_Q (d_model, d_k)
+    # Adam's first step: m_hat = g, v_hat = g^2, so the step is lr * g / (|g| + eps)
+    step = lr * grad if optimizer == "sgd" else lr * grad / (grad.abs() + 1e-8)
+    return (x @ step @ k.T * c).abs().mean().item()
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "sgd"])
+@pytest.mark.parametrize("scale", ["sqrt_dk", "dk"])
+def test_logit_step_change_matches_the_step_written_out(optimizer: str, scale: str) -> None:
+    for d_k in (4, 64):
+        got = logit_step_change(d_k, optimizer, scale, lr=1e-3)
+        assert got == pytest.approx(_closed_form_step(d_k, optimizer, scale, 1e-3), rel=1e-6)
+
+
+def test_logit_step_change_width_exponents_are_mup_s() -> None:
+    """Adam's step is aligned with k: ~sqrt(d_k) under 1/sqrt(d_k), flat under 1/d_k; SGD: flat, 1/d_k."""
+    d_ks = [16, 64, 256, 1024]
+
+    def slope(optimizer: str, scale: str) -> float:
+        ys = [sum(logit_step_change(d, optimizer, scale, seed=s) for s in range(3)) for d in d_ks]
+        return float(torch.tensor([math.log(y) for y in ys]).diff().mean() / math.log(4))
+
+    assert 0.35 < slope("adam", "sqrt_dk") < 0.6
+    assert abs(slope("adam", "dk")) < 0.15
+    assert abs(slope("sgd", "sqrt_dk")) < 0.15
+    assert abs(slope("sgd", "dk") + 1) < 0.15
+
+
+def test_logit_step_change_rejects_bad_arguments() -> None:
+    for kwargs, match in (
+        ({"optimizer": "rmsprop"}, "optimizer"),
+        ({"scale": "none"}, "scale"),
+        ({"lr": 0.0}, "lr"),
+        ({"d_model": 0}, "d_model"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            logit_step_change(8, **kwargs)

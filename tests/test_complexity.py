@@ -16,6 +16,7 @@ from selfattention.complexity import (
     block_flops,
     count_flops,
     crossover_length,
+    elementwise_entries,
     fastest_of,
     kv_cache_bytes,
     layer_cost,
@@ -256,3 +257,32 @@ def test_tiled_memory_is_linear_only_without_autograd() -> None:
     assert fused <= 5 * n * d * 4 < nn_bytes  # q, k, v, out (+ row stats): its backward recomputes
     with torch.no_grad():
         assert saved_tensors_bytes(tiled_attention, q, k, v, block_size=blk) > nn_bytes  # grad forced on
+
+
+def test_elementwise_entries_counts_non_matmul_outputs_only() -> None:
+    a, b = torch.randn(3, 4), torch.randn(4, 5)
+    assert elementwise_entries(lambda: a @ b) == (0, {})  # a matmul is FlopCounterMode's part
+    assert elementwise_entries(lambda: a.t())[0] == 0  # a view writes nothing
+    assert elementwise_entries(lambda: a.t().reshape(2, 6))[0] == 0  # a layout copy is not counted
+    total, per_op = elementwise_entries(lambda: (a * 2).exp().sum(-1))
+    assert per_op == {"mul": 12, "exp": 12, "sum": 3} and total == 27
+
+
+@pytest.mark.parametrize("h", [1, 4, 32])
+def test_elementwise_entries_of_attention_grow_with_h_n_squared(h: int) -> None:
+    """Four passes over the (B, h, n, n) scores (scale, subtract max, exp, divide) plus O(B h n) terms."""
+    from selfattention.multi_head import MultiHeadAttention
+
+    batch, n, d_model = 2, 16, 128
+    x = torch.randn(batch, n, d_model)
+    layer = MultiHeadAttention(d_model, h)
+    with torch.no_grad():
+        total, per_op = elementwise_entries(lambda: layer(x, return_weights=True))
+    for op in ("mul", "sub", "exp", "div"):
+        assert per_op[op] == batch * h * n * n, op
+    assert 4 * batch * h * n * n < total < 4 * batch * h * n * n + 12 * batch * h * n + 8
+
+
+def test_elementwise_entries_rejects_a_non_callable() -> None:
+    with pytest.raises(ValueError, match="callable"):
+        elementwise_entries(3)

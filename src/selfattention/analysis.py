@@ -19,6 +19,7 @@ __all__ = [
     "self_scores",
     "init_score_stats",
     "mha_param_count",
+    "logit_step_change",
 ]
 
 
@@ -132,3 +133,39 @@ def mha_param_count(d_model: int, num_heads: int, num_kv_heads: int | None = Non
     weights = 2 * d_model * d_model + 2 * d_model * d_kv
     biases = 2 * d_model + 2 * d_kv if bias else 0
     return weights + biases
+
+
+def logit_step_change(
+    d_k: int, optimizer: str = "adam", scale: str = "sqrt_dk", d_model: int = 32, n: int = 16,
+    lr: float = 1e-3, seed: int = 0,
+) -> float:
+    """Mean |change| of the logits after ONE optimiser step on W_Q, at initialisation (float64).
+
+    Logits ``s = (X W_Q)(X W_K)^T · c`` with ``c = 1/sqrt(d_k)`` (``scale="sqrt_dk"``) or ``1/d_k``
+    (``scale="dk"``); X (n, d_model) has N(0, 1) entries and W_Q, W_K (d_model, d_k) N(0, 1/d_model), so q
+    and k have unit-variance components. The loss is a cross-entropy pointing each query at a random key;
+    only W_Q moves, by one ``torch.optim.Adam`` or ``torch.optim.SGD`` step of size ``lr``. A gradient step on
+    W_Q is aligned with the keys, so the change is not that of a random step (the Tensor Programs V argument).
+    """
+    for name, value in (("d_k", d_k), ("d_model", d_model), ("n", n)):
+        check_positive_int(value, name)
+    if optimizer not in ("adam", "sgd"):
+        raise ValueError(f"optimizer must be 'adam' or 'sgd': got {optimizer!r}")
+    if scale not in ("sqrt_dk", "dk"):
+        raise ValueError(f"scale must be 'sqrt_dk' or 'dk': got {scale!r}")
+    if not lr > 0:
+        raise ValueError(f"lr must be > 0: got {lr!r}")
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, d_model, generator=g, dtype=torch.float64)  # (n, d_model)
+    w_q = torch.randn(d_model, d_k, generator=g, dtype=torch.float64) / math.sqrt(d_model)
+    k = x @ (torch.randn(d_model, d_k, generator=g, dtype=torch.float64) / math.sqrt(d_model))  # (n, d_k)
+    target = torch.randint(n, (n,), generator=g)  # the key each query should point at
+    c = d_k**-0.5 if scale == "sqrt_dk" else 1.0 / d_k
+    w_q.requires_grad_(True)
+    opt = torch.optim.Adam([w_q], lr=lr) if optimizer == "adam" else torch.optim.SGD([w_q], lr=lr)
+    before = (x @ w_q) @ k.T * c  # (n, n) logits
+    nn.functional.cross_entropy(before, target).backward()
+    opt.step()
+    with torch.no_grad():
+        after = (x @ w_q) @ k.T * c
+    return (after - before.detach()).abs().mean().item()

@@ -31,6 +31,7 @@ __all__ = [
     "attention_weights_bytes",
     "kv_cache_bytes",
     "count_flops",
+    "elementwise_entries",
     "PeakMemory",
     "peak_memory",
     "peak_memory_autograd",
@@ -197,6 +198,37 @@ def count_flops(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[int,
         fn(*args, **kwargs)
     per_op = {str(op): int(c) for op, c in counter.get_flop_counts().get("Global", {}).items()}
     return int(counter.get_total_flops()), per_op
+
+
+_MATMULS = frozenset({"mm", "bmm", "addmm", "baddbmm", "addbmm", "matmul", "linear", "dot", "mv"})
+_NO_WORK = frozenset({"_unsafe_view", "clone", "copy_", "contiguous", "detach", "_local_scalar_dense"})
+
+
+class _ElementwiseCounter(TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.per_op: dict[str, int] = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        out = func(*args, **(kwargs or {}))
+        name = func.overloadpacket.__name__
+        if not (func.is_view or name in _MATMULS or name in _NO_WORK):
+            written = sum(t.numel() for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor))
+            self.per_op[name] = self.per_op.get(name, 0) + written
+        return out
+
+
+def elementwise_entries(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+    """Entries written by the non-matmul ops of ``fn(*args, **kwargs)``: (total, entries per aten op name).
+
+    What ``FlopCounterMode`` leaves out: scaling, masking, the softmax's max/subtract/exp/sum/divide and
+    dropout. Matrix products, views and pure layout copies (``clone``, ``_unsafe_view``) are not counted.
+    """
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    with _ElementwiseCounter() as counter:
+        fn(*args, **kwargs)
+    return sum(counter.per_op.values()), dict(counter.per_op)
 
 
 class PeakMemory(TorchDispatchMode):
