@@ -170,27 +170,30 @@ def _run_fwd_bwd(fn, qkv64, d_out64, dtype):
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("impl", ["flash", "tiled"])
 def test_16_bit_errors_are_those_of_torch_sdpa(dtype, causal, impl) -> None:
-    """Against a float64 reference, output and gradients in fp16 / bf16 are as accurate as torch's SDPA.
+    """Against a float64 reference, fp16 / bf16 results are as accurate as torch's SDPA (ratio < 1.2).
 
-    Accumulating in the input dtype (before the fix) gave 1.7-4x SDPA's error here (bf16 output 8.0e-3 vs
-    3.8e-3, dq 1.9e-2 vs 4.7e-3); with float32 sums the ratio is <= 1.2.
+    Measured (n = 256, d = 64, blocks of 16): float32 sums give ratios 0.78-0.95. Sums in the input dtype
+    gave 1.65-2.3 on the output (forward m, l, acc) and, with only dQ, dK, dV accumulated in the input dtype,
+    1.26-1.4 on the gradients. ``tiled_attention`` has no backward of its own: only its output is checked.
     """
     g = torch.Generator().manual_seed(1)
-    n, d, block = 512, 64, 64
+    n, d, block = 256, 64, 16
     qkv64 = [torch.randn(1, 1, n, d, generator=g, dtype=torch.float64) for _ in range(3)]
     d_out64 = torch.randn(1, 1, n, d, generator=g, dtype=torch.float64)
     sdpa = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal)  # noqa: E731
     if impl == "flash":
         ours = lambda q, k, v: flash_attention(q, k, v, causal=causal, block_size=block)  # noqa: E731
+        ref = _run_fwd_bwd(sdpa, qkv64, d_out64, torch.float64)
+        theirs, mine = _run_fwd_bwd(sdpa, qkv64, d_out64, dtype), _run_fwd_bwd(ours, qkv64, d_out64, dtype)
     else:
-        ours = lambda q, k, v: tiled_attention(q, k, v, block_size=block, causal=causal)  # noqa: E731
-    ref = _run_fwd_bwd(sdpa, qkv64, d_out64, torch.float64)
-    theirs, mine = _run_fwd_bwd(sdpa, qkv64, d_out64, dtype), _run_fwd_bwd(ours, qkv64, d_out64, dtype)
-    for name, a, b, r in zip(["out", "dq", "dk", "dv"], mine, theirs, ref, strict=True):
+        q, k, v = (t.to(dtype) for t in qkv64)
+        ref = (sdpa(*qkv64),)
+        theirs, mine = (sdpa(q, k, v),), (tiled_attention(q, k, v, block_size=block, causal=causal),)
+    for name, a, b, r in zip(["out", "dq", "dk", "dv"], mine, theirs, ref, strict=False):
         assert a.dtype == dtype, name
         err, err_torch = _rel(a, r), _rel(b, r)
         assert err_torch > 0  # the 16-bit reference does round: the comparison is not vacuous
-        assert err < 1.5 * err_torch, f"{impl} {name}: {err:.2e} vs torch {err_torch:.2e}"
+        assert err < 1.2 * err_torch, f"{impl} {name}: {err:.2e} vs torch {err_torch:.2e}"
 
 
 @pytest.mark.parametrize("impl", ["flash", "tiled", "split"])
