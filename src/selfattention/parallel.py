@@ -1,0 +1,592 @@
+"""Attention across processes on ``torch.distributed``: head (tensor) parallel, ring (context) parallel, Ulysses.
+
+Every byte moves through one point-to-point primitive (``dist.isend`` / ``dist.irecv`` on a process group), so a
+``CommCounter`` records the bytes each rank really hands to the network. On top of it: a ring all-reduce
+(reduce-scatter then all-gather, Patarasuk & Yuan 2009), an all-to-all, and a ring shift. The schemes:
+
+- ``HeadParallelAttention`` (Megatron-LM, Shoeybi 2019): Q/K/V column-parallel (each rank owns h/P heads), W_O
+  row-parallel, one all-reduce of the (B, n, d_model) output per forward (and one of dX in backward).
+- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards travel round the ring; the partial
+  outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom backward: a second ring carries
+  K, V and their gradient accumulators, using the FlashAttention block backward (``flash._backward``).
+- ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards, full
+  attention on h/P heads, all-to-all back.
+
+Tensors are (B, h, n, d_k); a rank's shard holds n/P positions given by ``shard_positions``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import socket
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from ._checks import _shape, check_positive_int, check_qkv
+from .core import scaled_dot_product_attention
+from .flash import _backward, _forward, merge_attention_partials
+from .masks import causal_mask
+from .multi_head import MultiHeadAttention, _merge_heads, _repeat_kv, _split_heads
+
+__all__ = [
+    "CommCounter",
+    "HeadParallelAttention",
+    "all_to_all",
+    "comm_bytes_formula",
+    "compare_on_groups",
+    "compare_schemes",
+    "ring_all_reduce",
+    "ring_attention",
+    "run_on_processes",
+    "shard_positions",
+    "shard_sequence",
+    "ulysses_attention",
+]
+
+
+@dataclass
+class CommCounter:
+    """Bytes this rank sent (``bytes_sent``), collective calls by kind, and score entries computed (``work``)."""
+
+    bytes_sent: int = 0
+    calls: Counter[str] = field(default_factory=Counter)
+    work: int = 0
+
+    def reset(self) -> None:
+        """Zero every count."""
+        self.bytes_sent, self.work = 0, 0
+        self.calls.clear()
+
+
+def _world(group: dist.ProcessGroup | None) -> tuple[int, int]:
+    """(rank, world size) in ``group`` (None = the default group)."""
+    if not dist.is_initialized():
+        raise RuntimeError("torch.distributed is not initialised: call dist.init_process_group first")
+    return dist.get_rank(group), dist.get_world_size(group)
+
+
+def _exchange(
+    send: torch.Tensor,
+    dst: int,
+    recv_like: torch.Tensor,
+    src: int,
+    group: dist.ProcessGroup | None,
+    counter: CommCounter | None,
+) -> torch.Tensor:
+    """Send ``send`` to group rank dst and receive a tensor shaped like ``recv_like`` from group rank src."""
+    send = send.contiguous()
+    buf = torch.empty_like(recv_like, memory_format=torch.contiguous_format)
+    g = dist.group.WORLD if group is None else group
+    reqs = [
+        dist.isend(send, dist.get_global_rank(g, dst), group=group),
+        dist.irecv(buf, dist.get_global_rank(g, src), group=group),
+    ]
+    for r in reqs:
+        r.wait()
+    if counter is not None:
+        counter.bytes_sent += send.numel() * send.element_size()
+    return buf
+
+
+def ring_all_reduce(
+    x: torch.Tensor, group: dist.ProcessGroup | None = None, counter: CommCounter | None = None
+) -> torch.Tensor:
+    """Sum of ``x`` over the ranks (any shape): reduce-scatter then all-gather round the ring, 2(P-1)/P |x| sent."""
+    rank, world = _world(group)
+    if counter is not None:
+        counter.calls["all_reduce"] += 1
+    if world == 1:
+        return x.clone()
+    flat = x.reshape(-1).clone()  # (N,)
+    chunks = list(torch.tensor_split(flat, world))  # P views of ~N/P each
+    nxt, prv = (rank + 1) % world, (rank - 1) % world
+    for step in range(world - 1):  # reduce-scatter: after it, rank r owns the full sum of chunk (r + 1) % P
+        s, r = (rank - step) % world, (rank - step - 1) % world
+        chunks[r] += _exchange(chunks[s], nxt, chunks[r], prv, group, counter)
+    for step in range(world - 1):  # all-gather: pass the finished chunks on
+        s, r = (rank + 1 - step) % world, (rank - step) % world
+        chunks[r].copy_(_exchange(chunks[s], nxt, chunks[r], prv, group, counter))
+    return flat.reshape(x.shape)
+
+
+def all_to_all(
+    parts: Sequence[torch.Tensor], group: dist.ProcessGroup | None = None, counter: CommCounter | None = None
+) -> list[torch.Tensor]:
+    """``parts[j]`` goes to rank j; returns ``out[j]`` = what rank j sent here (shaped like ``parts[j]``)."""
+    rank, world = _world(group)
+    if len(parts) != world:
+        raise ValueError(f"all_to_all needs one part per rank: got {len(parts)} parts for world size {world}")
+    if counter is not None:
+        counter.calls["all_to_all"] += 1
+    out = [torch.empty(0)] * world
+    out[rank] = parts[rank].clone()
+    for off in range(1, world):
+        dst, src = (rank + off) % world, (rank - off) % world
+        out[src] = _exchange(parts[dst], dst, parts[src], src, group, counter)
+    return out
+
+
+# ---------------------------------------------------------------- tensor (head) parallel, Megatron-LM
+
+
+class _CopyToParallel(torch.autograd.Function):
+    """Megatron's f: identity forward, all-reduce of the gradient backward."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, group: Any, counter: Any) -> torch.Tensor:  # type: ignore[override]
+        ctx.group, ctx.counter = group, counter
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        return ring_all_reduce(grad, ctx.group, ctx.counter), None, None
+
+
+class _ReduceFromParallel(torch.autograd.Function):
+    """Megatron's g: all-reduce forward, identity backward."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, group: Any, counter: Any) -> torch.Tensor:  # type: ignore[override]
+        return ring_all_reduce(x, group, counter)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        return grad, None, None
+
+
+class HeadParallelAttention(nn.Module):
+    """This rank's h/P heads of a ``MultiHeadAttention``: x (B, n, d_model) replicated -> (B, n, d_model).
+
+    q/k/v projections column-parallel (the rows of W_Q, W_K, W_V for this rank's heads), W_O row-parallel (its
+    columns for those heads); the partial outputs are summed by one all-reduce, then W_O's bias is added once.
+    """
+
+    def __init__(
+        self, mha: MultiHeadAttention, group: dist.ProcessGroup | None = None, counter: CommCounter | None = None
+    ) -> None:
+        super().__init__()
+        rank, world = _world(group)
+        h, h_kv, d_k = mha.num_heads, mha.num_kv_heads, mha.d_k
+        if h_kv % world:
+            raise ValueError(
+                f"head parallelism needs the (key/value) heads divisible by the world size: "
+                f"got num_heads={h}, num_kv_heads={h_kv}, world size {world}"
+            )
+        self.group, self.counter = group, counter
+        self.d_model, self.heads, self.kv_heads, self.d_k = mha.d_model, h // world, h_kv // world, d_k
+        q_rows = slice(rank * self.heads * d_k, (rank + 1) * self.heads * d_k)
+        kv_rows = slice(rank * self.kv_heads * d_k, (rank + 1) * self.kv_heads * d_k)
+        has_bias = mha.q_proj.bias is not None
+        self.q_proj = nn.Linear(mha.d_model, self.heads * d_k, bias=has_bias)
+        self.k_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias)
+        self.v_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias)
+        self.out_proj = nn.Linear(self.heads * d_k, mha.d_model, bias=False)  # W_O[:, this rank's heads]
+        self.out_bias = nn.Parameter(mha.out_proj.bias.detach().clone()) if has_bias else None
+        with torch.no_grad():
+            for mine, full, rows in ((self.q_proj, mha.q_proj, q_rows), (self.k_proj, mha.k_proj, kv_rows),
+                                     (self.v_proj, mha.v_proj, kv_rows)):
+                mine.to(full.weight.dtype)
+                mine.weight.copy_(full.weight[rows])
+                if has_bias:
+                    mine.bias.copy_(full.bias[rows])
+            self.out_proj.to(mha.out_proj.weight.dtype)
+            self.out_proj.weight.copy_(mha.out_proj.weight[:, q_rows])
+
+    def forward(self, x: torch.Tensor, causal: bool = False) -> torch.Tensor:
+        """x (B, n, d_model), the same on every rank -> (B, n, d_model), the same on every rank."""
+        if x.ndim != 3 or x.shape[-1] != self.d_model:
+            raise ValueError(f"x must be (B, n, d_model={self.d_model}): got {_shape(x)}")
+        x = _CopyToParallel.apply(x, self.group, self.counter)  # (B, n, d_model)
+        q = _split_heads(self.q_proj(x), self.heads)  # (B, h/P, n, d_k)
+        k = _repeat_kv(_split_heads(self.k_proj(x), self.kv_heads), self.heads // self.kv_heads)
+        v = _repeat_kv(_split_heads(self.v_proj(x), self.kv_heads), self.heads // self.kv_heads)
+        mask = causal_mask(x.shape[1], device=x.device) if causal else None
+        o = scaled_dot_product_attention(q, k, v, mask=mask)  # (B, h/P, n, d_k)
+        assert isinstance(o, torch.Tensor)
+        y = _ReduceFromParallel.apply(self.out_proj(_merge_heads(o)), self.group, self.counter)  # (B, n, d_model)
+        return y if self.out_bias is None else y + self.out_bias
+
+
+# ---------------------------------------------------------------- sequence sharding
+
+
+def shard_positions(n: int, rank: int, world: int, layout: str = "contiguous") -> list[tuple[int, int]]:
+    """The [start, end) position segments rank ``rank`` holds: contiguous (one of P) or zigzag (c_r and c_2P-1-r)."""
+    n, world = check_positive_int(n, "n"), check_positive_int(world, "world")
+    if layout == "contiguous":
+        if n % world:
+            raise ValueError(f"contiguous sharding needs n divisible by the world size: got n={n}, P={world}")
+        c = n // world
+        return [(rank * c, (rank + 1) * c)]
+    if layout == "zigzag":
+        if n % (2 * world):
+            raise ValueError(f"zigzag sharding needs n divisible by 2 x world size: got n={n}, 2P={2 * world}")
+        c = n // (2 * world)
+        return [(rank * c, (rank + 1) * c), ((2 * world - 1 - rank) * c, (2 * world - rank) * c)]
+    raise ValueError(f"layout must be 'contiguous' or 'zigzag': got {layout!r}")
+
+
+def shard_sequence(x: torch.Tensor, rank: int, world: int, layout: str = "contiguous", dim: int = -2) -> torch.Tensor:
+    """This rank's shard of ``x`` along ``dim`` (the segments of ``shard_positions``, concatenated)."""
+    segs = shard_positions(x.shape[dim], rank, world, layout)
+    return torch.cat([x.narrow(dim, a, b - a) for a, b in segs], dim=dim)
+
+
+# ---------------------------------------------------------------- ring attention (context parallel)
+
+
+def _local_segments(segs: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(local start, global start, length) of each segment in a shard."""
+    out, pos = [], 0
+    for a, b in segs:
+        out.append((pos, a, b - a))
+        pos += b - a
+    return out
+
+
+def _pair_kind(qa: int, qlen: int, ka: int, klen: int, causal: bool) -> str | None:
+    """'full', 'diag' (causal, same positions) or None (fully masked) for a query and a key segment."""
+    if not causal or ka + klen <= qa:
+        return "full"
+    if ka >= qa + qlen:
+        return None
+    if ka == qa and klen == qlen:
+        return "diag"
+    raise AssertionError("segments are equal-sized and aligned")  # pragma: no cover
+
+
+def _ring_forward(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, layout: str, scale: float,
+    group: Any, counter: CommCounter | None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """O (..., n/P, d_v) and L (..., n/P) of this rank's queries over all keys; K/V travel round the ring."""
+    rank, world = _world(group)
+    n = q.shape[-2] * world
+    q_segs = _local_segments(shard_positions(n, rank, world, layout))
+    partials: list[tuple[list[torch.Tensor], list[torch.Tensor]]] = [([], []) for _ in q_segs]
+    kv = torch.stack([k, v])  # (2, ..., n/P, d)
+    for step in range(world):
+        src = (rank - step) % world  # the rank whose K/V shard we hold now
+        for (ql, qa, qn), (outs, lses) in zip(q_segs, partials, strict=True):
+            for kl, ka, kn in _local_segments(shard_positions(n, src, world, layout)):
+                kind = _pair_kind(qa, qn, ka, kn, causal)
+                if kind is None:
+                    continue
+                o, lse = _forward(q[..., ql:ql + qn, :], kv[0][..., kl:kl + kn, :], kv[1][..., kl:kl + kn, :],
+                                  kind == "diag", max(qn, kn), scale)
+                outs.append(o)
+                lses.append(lse)
+                if counter is not None:
+                    counter.work += qn * kn
+        if step < world - 1:
+            kv = _exchange(kv, (rank + 1) % world, kv, (rank - 1) % world, group, counter)
+    merged = [merge_attention_partials(outs, lses) for outs, lses in partials]
+    return torch.cat([m[0] for m in merged], dim=-2), torch.cat([m[1] for m in merged], dim=-1)
+
+
+class _RingAttention(torch.autograd.Function):
+    """Forward: ring of K/V. Backward: a second ring carries (K, V, dK, dV); dK, dV end at their owner."""
+
+    @staticmethod
+    def forward(  # type: ignore[override]
+        ctx: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, layout: str, scale: float,
+        group: Any, counter: Any,
+    ) -> torch.Tensor:
+        out, lse = _ring_forward(q, k, v, causal, layout, scale, group, counter)
+        ctx.save_for_backward(q, k, v, out, lse)
+        ctx.args = (causal, layout, scale, group, counter)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, d_out: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        q, k, v, out, lse = ctx.saved_tensors
+        causal, layout, scale, group, counter = ctx.args
+        rank, world = _world(group)
+        n = q.shape[-2] * world
+        d_out = d_out.contiguous()
+        dq = torch.zeros_like(q)
+        buf = torch.stack([k, v, torch.zeros_like(k), torch.zeros_like(v)])  # (4, ..., n/P, d): K, V, dK, dV
+        q_segs = _local_segments(shard_positions(n, rank, world, layout))
+        for step in range(world):
+            src = (rank - step) % world
+            for ql, qa, qn in q_segs:
+                qs = slice(ql, ql + qn)
+                for kl, ka, kn in _local_segments(shard_positions(n, src, world, layout)):
+                    kind = _pair_kind(qa, qn, ka, kn, causal)
+                    if kind is None:
+                        continue
+                    ks = slice(kl, kl + kn)
+                    gq, gk, gv = _backward(q[..., qs, :], buf[0][..., ks, :], buf[1][..., ks, :], out[..., qs, :],
+                                           lse[..., qs], d_out[..., qs, :], kind == "diag", max(qn, kn), scale)
+                    dq[..., qs, :] += gq
+                    buf[2][..., ks, :] += gk
+                    buf[3][..., ks, :] += gv
+            nxt, prv = (rank + 1) % world, (rank - 1) % world
+            if step < world - 1:
+                buf = _exchange(buf, nxt, buf, prv, group, counter)
+            elif world > 1:  # the gradients go one more hop, home to the shard's owner
+                buf[2:] = _exchange(buf[2:], nxt, buf[2:], prv, group, counter)
+        return dq, buf[2], buf[3], None, None, None, None, None
+
+
+def ring_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    group: dist.ProcessGroup | None = None,
+    causal: bool = False,
+    layout: str = "contiguous",
+    scale: float | None = None,
+    counter: CommCounter | None = None,
+) -> torch.Tensor:
+    """This rank's shard q, k, v (..., n/P, d) -> its shard of softmax(q k^T scale) v over the whole sequence.
+
+    ``layout`` says which positions each rank holds (``shard_positions``); it matters only when ``causal``.
+    Exact, forward and backward (custom backward, a second ring). Shards must be equal: n divisible by P
+    (by 2P for zigzag).
+    """
+    check_qkv(q, k, v)
+    if q.shape != k.shape or k.shape != v.shape:
+        raise ValueError(f"ring_attention needs q, k, v shards of one shape (..., n/P, d): got "
+                         f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be a bool: got {causal!r}")
+    _, world = _world(group)
+    shard_positions(q.shape[-2] * world, 0, world, layout)  # validates the layout
+    s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
+    if counter is not None:
+        counter.calls["ring_attention"] += 1
+    out = _RingAttention.apply(q, k, v, causal, layout, s, group, counter)
+    assert isinstance(out, torch.Tensor)
+    return out
+
+
+# ---------------------------------------------------------------- Ulysses (sequence <-> head all-to-all)
+
+
+class _AllToAll(torch.autograd.Function):
+    """Split ``x`` along split_dim into P parts, exchange, concatenate along cat_dim; backward is the reverse."""
+
+    @staticmethod
+    def forward(  # type: ignore[override]
+        ctx: Any, x: torch.Tensor, split_dim: int, cat_dim: int, group: Any, counter: Any
+    ) -> torch.Tensor:
+        ctx.args = (split_dim, cat_dim, group, counter)
+        _, world = _world(group)
+        return torch.cat(all_to_all(list(torch.chunk(x, world, dim=split_dim)), group, counter), dim=cat_dim)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        split_dim, cat_dim, group, counter = ctx.args
+        _, world = _world(group)
+        parts = all_to_all(list(torch.chunk(grad, world, dim=cat_dim)), group, counter)
+        return torch.cat(parts, dim=split_dim), None, None, None, None
+
+
+def ulysses_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    group: dist.ProcessGroup | None = None,
+    causal: bool = False,
+    counter: CommCounter | None = None,
+) -> torch.Tensor:
+    """Contiguous sequence shards q, k, v (B, h, n/P, d_k) -> this rank's shard of full attention (B, h, n/P, d_k).
+
+    One all-to-all turns the stacked q, k, v into all n positions of h/P heads; attention runs there; one
+    all-to-all turns the output back into n/P positions of all h heads. Needs h divisible by P.
+    """
+    check_qkv(q, k, v)
+    if q.ndim != 4 or q.shape != k.shape or k.shape != v.shape:
+        raise ValueError(f"ulysses_attention needs q, k, v of one shape (B, h, n/P, d_k): got "
+                         f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}")
+    _, world = _world(group)
+    h = q.shape[1]
+    if h % world:
+        raise ValueError(f"Ulysses needs the number of heads divisible by the world size: got h={h}, P={world} "
+                         f"(each rank must own h/P whole heads)")
+    qkv = _AllToAll.apply(torch.stack([q, k, v]), 2, 3, group, counter)  # (3, B, h/P, n, d_k)
+    assert isinstance(qkv, torch.Tensor)
+    mask = causal_mask(qkv.shape[-2], device=q.device) if causal else None
+    o = scaled_dot_product_attention(qkv[0], qkv[1], qkv[2], mask=mask)  # (B, h/P, n, d_k)
+    out = _AllToAll.apply(o, 2, 1, group, counter)  # (B, h, n/P, d_k)
+    assert isinstance(out, torch.Tensor)
+    return out
+
+
+# ---------------------------------------------------------------- closed forms and a launcher
+
+
+def comm_bytes_formula(
+    scheme: str, n: int, d_model: int, world: int, batch: int = 1, bytes_per_element: int = 4,
+    backward: bool = False,
+) -> float:
+    """Bytes one rank sends per attention layer (forward, or backward only), d_model = h d_k, no GQA.
+
+    head: ring all-reduce of (B, n, d): 2(P-1)/P B n d (backward: the same for dX).
+    ring: P-1 hops of K and V shards: 2(P-1) B n d / P (backward: P-1 hops of K, V, dK, dV, one more of dK, dV).
+    ulysses: all-to-all of q, k, v then of O, each (P-1)/P of a B n d / P shard: 4(P-1) B n d / P^2 (backward
+    the same).
+    """
+    e, bnd, p = bytes_per_element, batch * n * d_model, world
+    if scheme == "head":
+        return 2 * (p - 1) / p * bnd * e
+    if scheme == "ring":
+        hops = (4 * (p - 1) + 2 if p > 1 else 0) if backward else 2 * (p - 1)  # shards of B n d / P sent
+        return hops * bnd / p * e
+    if scheme == "ulysses":
+        return 4 * (p - 1) / p**2 * bnd * e
+    raise ValueError(f"scheme must be 'head', 'ring' or 'ulysses': got {scheme!r}")
+
+
+def _free_port() -> int:
+    """A TCP port on the loopback that is free now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _worker(rank: int, world: int, port: int, fn: Callable[..., Any], args: tuple[Any, ...], queue: Any) -> None:
+    """One process: join the gloo group on the loopback, run fn(rank, world, *args), report its result."""
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    torch.set_num_threads(1)
+    try:
+        dist.init_process_group("gloo", rank=rank, world_size=world)
+        try:
+            queue.put((rank, True, fn(rank, world, *args)))
+        finally:
+            dist.destroy_process_group()
+    except BaseException:  # report, the parent raises
+        queue.put((rank, False, traceback.format_exc()))
+
+
+def run_on_processes(fn: Callable[..., Any], world: int, *args: Any, timeout: float = 120.0) -> list[Any]:
+    """Run ``fn(rank, world, *args)`` on ``world`` spawned CPU processes in one gloo group; results by rank.
+
+    ``fn`` must be importable (a module-level function). A failure on any rank raises RuntimeError with its
+    traceback.
+    """
+    import torch.multiprocessing as mp
+
+    world = check_positive_int(world, "world")
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    port = _free_port()
+    procs = [ctx.Process(target=_worker, args=(r, world, port, fn, args, queue), daemon=True) for r in range(world)]
+    for p in procs:
+        p.start()
+    results: dict[int, Any] = {}
+    errors = []
+    try:
+        for _ in range(world):
+            rank, ok, value = queue.get(timeout=timeout)
+            if ok:
+                results[rank] = value
+            else:
+                errors.append(f"rank {rank}:\n{value}")
+                break
+    finally:
+        for p in procs:
+            p.join(timeout=5 if not errors else 0.5)
+            if p.is_alive():
+                p.terminate()
+                p.join()
+    if errors:
+        raise RuntimeError("a process failed: " + "\n".join(errors))
+    return [results[r] for r in range(world)]
+
+
+def compare_schemes(
+    rank: int, world: int, n: int = 16, d_model: int = 16, h: int = 4, batch: int = 1, seed: int = 0,
+    group: dist.ProcessGroup | None = None,
+) -> dict[str, Any]:
+    """Run every scheme on this rank against one process with the same weights (float64); errors and counts.
+
+    Returns max |error| of outputs and gradients against ``MultiHeadAttention`` / full attention computed
+    here alone, bytes this rank sent per scheme (forward, and backward for the ring), the all-reduce count of one
+    head-parallel forward, and score entries computed by causal ring attention per layout.
+    """
+    rank, world = _world(group)  # the position in ``group``, not in the default group
+    gen = torch.Generator().manual_seed(seed)
+    d_k = d_model // h
+    x = torch.randn(batch, n, d_model, generator=gen, dtype=torch.float64)
+    q, k, v = (torch.randn(batch, h, n, d_k, generator=gen, dtype=torch.float64) for _ in range(3))
+    d_y = torch.randn(batch, n, d_model, generator=gen, dtype=torch.float64)
+    d_o = torch.randn(batch, h, n, d_k, generator=gen, dtype=torch.float64)
+    torch.manual_seed(seed)
+    mha = MultiHeadAttention(d_model, h).double()
+    res: dict[str, Any] = {}
+
+    xr = x.clone().requires_grad_()  # head parallel vs one process
+    (mha(xr) * d_y).sum().backward()
+    c = CommCounter()
+    tp = HeadParallelAttention(mha, group, counter=c)
+    xt = x.clone().requires_grad_()
+    y = tp(xt)
+    res["head_all_reduces"] = c.calls["all_reduce"]
+    res["head_bytes"] = c.bytes_sent
+    (y * d_y).sum().backward()
+    res["head_err"] = (y - mha(x)).abs().max().item()
+    rows = slice(rank * (h // world) * d_k, (rank + 1) * (h // world) * d_k)
+    assert mha.q_proj.weight.grad is not None and mha.out_proj.weight.grad is not None and xr.grad is not None
+    pairs = [(xt.grad, xr.grad), (tp.out_proj.weight.grad, mha.out_proj.weight.grad[:, rows]),
+             (tp.out_bias.grad, mha.out_proj.bias.grad)]  # dX, W_O's columns, b_O
+    for mine, full in ((tp.q_proj, mha.q_proj), (tp.k_proj, mha.k_proj), (tp.v_proj, mha.v_proj)):
+        pairs += [(mine.weight.grad, full.weight.grad[rows]), (mine.bias.grad, full.bias.grad[rows])]
+    res["head_grad_err"] = max((a - b).abs().max().item() for a, b in pairs)  # type: ignore[operator]
+
+    for name, causal, layout in (("ring", False, "contiguous"), ("ring_causal", True, "contiguous"),
+                                 ("ring_zigzag", True, "zigzag")):
+        qf, kf, vf = (t.clone().requires_grad_() for t in (q, k, v))
+        mask = causal_mask(n) if causal else None
+        ref = scaled_dot_product_attention(qf, kf, vf, mask=mask)
+        assert isinstance(ref, torch.Tensor)
+        (ref * d_o).sum().backward()
+        qs, ks, vs = (shard_sequence(t, rank, world, layout).requires_grad_() for t in (q, k, v))
+        c = CommCounter()
+        o = ring_attention(qs, ks, vs, group, causal=causal, layout=layout, counter=c)
+        res[f"{name}_bytes"], res[f"{name}_work"] = c.bytes_sent, c.work
+        c.bytes_sent = 0
+        (o * shard_sequence(d_o, rank, world, layout)).sum().backward()
+        res[f"{name}_bytes_backward"] = c.bytes_sent
+        res[f"{name}_err"] = (o - shard_sequence(ref, rank, world, layout)).abs().max().item()
+        res[f"{name}_grad_err"] = max(
+            (g.grad - shard_sequence(f.grad, rank, world, layout)).abs().max().item()  # type: ignore[operator]
+            for g, f in ((qs, qf), (ks, kf), (vs, vf))
+        )
+
+    qf, kf, vf = (t.clone().requires_grad_() for t in (q, k, v))  # Ulysses, causal
+    ref = scaled_dot_product_attention(qf, kf, vf, mask=causal_mask(n))
+    assert isinstance(ref, torch.Tensor)
+    (ref * d_o).sum().backward()
+    qs, ks, vs = (shard_sequence(t, rank, world).requires_grad_() for t in (q, k, v))
+    c = CommCounter()
+    o = ulysses_attention(qs, ks, vs, group, causal=True, counter=c)
+    res["ulysses_bytes"] = c.bytes_sent
+    (o * shard_sequence(d_o, rank, world)).sum().backward()
+    res["ulysses_err"] = (o - shard_sequence(ref, rank, world)).abs().max().item()
+    res["ulysses_grad_err"] = max(
+        (g.grad - shard_sequence(f.grad, rank, world)).abs().max().item()  # type: ignore[operator]
+        for g, f in ((qs, qf), (ks, kf), (vs, vf))
+    )
+    return res
+
+
+def compare_on_groups(rank: int, world: int, sizes: Sequence[int] = (1, 2, 4), **kwargs: Any) -> dict[int, Any]:
+    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks), all in one spawned world."""
+    out: dict[int, Any] = {}
+    for size in sizes:
+        if world % size:
+            raise ValueError(f"group sizes must divide the world size: got {size} for world {world}")
+        groups = [dist.new_group(list(range(s, s + size))) for s in range(0, world, size)]  # every rank joins all
+        mine = groups[rank // size]
+        out[size] = compare_schemes(rank, world, group=None if size == world else mine, **kwargs)
+    return out
