@@ -1,8 +1,8 @@
 """Attention across processes: head-parallel, ring and Ulysses attention on real gloo process groups.
 
-One spawned world of 4 CPU processes (groups of 1, 2 and 4 ranks inside it) serves every check: the spawn is what
-costs time. Expected values come from one process (``MultiHeadAttention``, ``scaled_dot_product_attention``) and
-from closed forms written out here.
+One spawned world of 4 CPU processes (groups of 1, 2 and 4 ranks inside it) serves every check: the spawn is
+what costs time. Expected values come from one process (``MultiHeadAttention``,
+``scaled_dot_product_attention``) and from closed forms written out here.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ def _errors(rank: int, world: int) -> dict[str, object]:
     out["all_reduce_err"] = (ring_all_reduce(x) - ref).abs().max().item()
     parts = [torch.full((2, 3), float(10 * rank + j)) for j in range(world)]  # part j goes to rank j
     got = all_to_all(parts)
-    out["all_to_all_ok"] = all(torch.equal(g, torch.full((2, 3), float(10 * j + rank))) for j, g in enumerate(got))
+    out["all_to_all_ok"] = all(
+        torch.equal(g, torch.full((2, 3), float(10 * j + rank))) for j, g in enumerate(got)
+    )
     q = torch.randn(1, 3, 4, 2)  # 3 heads
     for name, call in (
         ("ulysses_heads", lambda: ulysses_attention(q, q, q)),
@@ -72,9 +74,7 @@ def _all(runs, size: int, key: str) -> list[object]:
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize(
-    "scheme", ["head", "ring", "ring_causal", "ring_zigzag", "ulysses"]
-)
+@pytest.mark.parametrize("scheme", ["head", "ring", "ring_causal", "ring_zigzag", "ulysses"])
 def test_equals_one_process_forward_and_backward(runs, size, scheme):
     """Outputs and every gradient equal the single-process computation with the same weights (float64)."""
     for key in (f"{scheme}_err", f"{scheme}_grad_err"):
@@ -103,13 +103,14 @@ def test_bytes_equal_closed_forms(runs, size):
         assert _all(runs, size, key) == [value] * 4, key
     for scheme, key in (("head", "head_bytes"), ("ring", "ring_bytes"), ("ulysses", "ulysses_bytes")):
         assert comm_bytes_formula(scheme, N, D_MODEL, p, bytes_per_element=E) == expected[key]
-    assert comm_bytes_formula("ring", N, D_MODEL, p, bytes_per_element=E, backward=True) == expected[
-        "ring_bytes_backward"
-    ]
+    assert (
+        comm_bytes_formula("ring", N, D_MODEL, p, bytes_per_element=E, backward=True)
+        == expected["ring_bytes_backward"]
+    )
 
 
 def test_zigzag_balances_causal_work(runs):
-    """Causal ring, P = 4: contiguous shards do (r+1) (n/P)^2 score entries; zigzag (2P+1) (n/2P)^2 on every rank."""
+    """Causal ring, P = 4: contiguous shards do (r+1) (n/P)^2 score entries, zigzag (2P+1) (n/2P)^2 each."""
     assert _all(runs, 4, "ring_causal_work") == [(r + 1) * (N // 4) ** 2 for r in range(4)]
     assert _all(runs, 4, "ring_zigzag_work") == [9 * (N // 8) ** 2] * 4
     assert _all(runs, 4, "ring_work") == [N * N // 4] * 4  # non-causal: n^2 / P each

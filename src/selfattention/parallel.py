@@ -1,4 +1,4 @@
-"""Attention across processes on ``torch.distributed``: head (tensor) parallel, ring (context) parallel, Ulysses.
+"""Attention across processes on ``torch.distributed``: head (tensor), ring (context) and Ulysses parallelism.
 
 Every byte moves through one point-to-point primitive (a batched ``dist.isend`` / ``dist.irecv`` pair), so a
 ``CommCounter`` records the bytes each rank really hands to the network. On top of it: a ring all-reduce
@@ -6,9 +6,9 @@ Every byte moves through one point-to-point primitive (a batched ``dist.isend`` 
 
 - ``HeadParallelAttention`` (Megatron-LM, Shoeybi 2019): Q/K/V column-parallel (each rank owns h/P heads), W_O
   row-parallel, one all-reduce of the (B, n, d_model) output per forward (and one of dX in backward).
-- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards travel round the ring; the partial
-  outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom backward: a second ring carries
-  K, V and their gradient accumulators, using the FlashAttention block backward (``flash._backward``).
+- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards travel round the ring; the
+  partial outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom backward: a second
+  ring carries K, V and their gradient accumulators (FlashAttention block backward, ``flash._backward``).
 - ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards, full
   attention on h/P heads, all-to-all back.
 
@@ -54,7 +54,7 @@ __all__ = [
 
 @dataclass
 class CommCounter:
-    """Bytes this rank sent (``bytes_sent``), collective calls by kind, and score entries computed (``work``)."""
+    """Bytes this rank sent (``bytes_sent``), collective calls by kind, score entries computed (``work``)."""
 
     bytes_sent: int = 0
     calls: Counter[str] = field(default_factory=Counter)
@@ -99,7 +99,7 @@ def _exchange(
 def ring_all_reduce(
     x: torch.Tensor, group: dist.ProcessGroup | None = None, counter: CommCounter | None = None
 ) -> torch.Tensor:
-    """Sum of ``x`` over the ranks (any shape): reduce-scatter then all-gather round the ring, 2(P-1)/P |x| sent."""
+    """Sum of ``x`` over the ranks (any shape): ring reduce-scatter then all-gather, 2(P-1)/P |x| sent."""
     rank, world = _world(group)
     if counter is not None:
         counter.calls["all_reduce"] += 1
@@ -170,7 +170,10 @@ class HeadParallelAttention(nn.Module):
     """
 
     def __init__(
-        self, mha: MultiHeadAttention, group: dist.ProcessGroup | None = None, counter: CommCounter | None = None
+        self,
+        mha: MultiHeadAttention,
+        group: dist.ProcessGroup | None = None,
+        counter: CommCounter | None = None,
     ) -> None:
         super().__init__()
         rank, world = _world(group)
@@ -191,8 +194,11 @@ class HeadParallelAttention(nn.Module):
         self.out_proj = nn.Linear(self.heads * d_k, mha.d_model, bias=False)  # W_O[:, this rank's heads]
         self.out_bias = nn.Parameter(mha.out_proj.bias.detach().clone()) if has_bias else None
         with torch.no_grad():
-            for mine, full, rows in ((self.q_proj, mha.q_proj, q_rows), (self.k_proj, mha.k_proj, kv_rows),
-                                     (self.v_proj, mha.v_proj, kv_rows)):
+            for mine, full, rows in (
+                (self.q_proj, mha.q_proj, q_rows),
+                (self.k_proj, mha.k_proj, kv_rows),
+                (self.v_proj, mha.v_proj, kv_rows),
+            ):
                 mine.to(full.weight.dtype)
                 mine.weight.copy_(full.weight[rows])
                 if has_bias:
@@ -211,7 +217,9 @@ class HeadParallelAttention(nn.Module):
         mask = causal_mask(x.shape[1], device=x.device) if causal else None
         o = scaled_dot_product_attention(q, k, v, mask=mask)  # (B, h/P, n, d_k)
         assert isinstance(o, torch.Tensor)
-        y = _ReduceFromParallel.apply(self.out_proj(_merge_heads(o)), self.group, self.counter)  # (B, n, d_model)
+        y = _ReduceFromParallel.apply(
+            self.out_proj(_merge_heads(o)), self.group, self.counter
+        )  # (B, n, d_model)
         return y if self.out_bias is None else y + self.out_bias
 
 
@@ -219,7 +227,7 @@ class HeadParallelAttention(nn.Module):
 
 
 def shard_positions(n: int, rank: int, world: int, layout: str = "contiguous") -> list[tuple[int, int]]:
-    """The [start, end) position segments rank ``rank`` holds: contiguous (one of P) or zigzag (c_r and c_2P-1-r)."""
+    """The [start, end) segments rank ``rank`` holds: contiguous (one of P) or zigzag (c_r and c_2P-1-r)."""
     n, world = check_positive_int(n, "n"), check_positive_int(world, "world")
     if layout == "contiguous":
         if n % world:
@@ -228,13 +236,17 @@ def shard_positions(n: int, rank: int, world: int, layout: str = "contiguous") -
         return [(rank * c, (rank + 1) * c)]
     if layout == "zigzag":
         if n % (2 * world):
-            raise ValueError(f"zigzag sharding needs n divisible by 2 x world size: got n={n}, 2P={2 * world}")
+            raise ValueError(
+                f"zigzag sharding needs n divisible by 2 x world size: got n={n}, 2P={2 * world}"
+            )
         c = n // (2 * world)
         return [(rank * c, (rank + 1) * c), ((2 * world - 1 - rank) * c, (2 * world - rank) * c)]
     raise ValueError(f"layout must be 'contiguous' or 'zigzag': got {layout!r}")
 
 
-def shard_sequence(x: torch.Tensor, rank: int, world: int, layout: str = "contiguous", dim: int = -2) -> torch.Tensor:
+def shard_sequence(
+    x: torch.Tensor, rank: int, world: int, layout: str = "contiguous", dim: int = -2
+) -> torch.Tensor:
     """This rank's shard of ``x`` along ``dim`` (the segments of ``shard_positions``, concatenated)."""
     segs = shard_positions(x.shape[dim], rank, world, layout)
     return torch.cat([x.narrow(dim, a, b - a) for a, b in segs], dim=dim)
@@ -264,8 +276,14 @@ def _pair_kind(qa: int, qlen: int, ka: int, klen: int, causal: bool) -> str | No
 
 
 def _ring_forward(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, layout: str, scale: float,
-    group: Any, counter: CommCounter | None,
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    causal: bool,
+    layout: str,
+    scale: float,
+    group: Any,
+    counter: CommCounter | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """O (..., n/P, d_v) and L (..., n/P) of this rank's queries over all keys; K/V travel round the ring."""
     rank, world = _world(group)
@@ -280,8 +298,14 @@ def _ring_forward(
                 kind = _pair_kind(qa, qn, ka, kn, causal)
                 if kind is None:
                     continue
-                o, lse = _forward(q[..., ql:ql + qn, :], kv[0][..., kl:kl + kn, :], kv[1][..., kl:kl + kn, :],
-                                  kind == "diag", max(qn, kn), scale)
+                o, lse = _forward(
+                    q[..., ql : ql + qn, :],
+                    kv[0][..., kl : kl + kn, :],
+                    kv[1][..., kl : kl + kn, :],
+                    kind == "diag",
+                    max(qn, kn),
+                    scale,
+                )
                 outs.append(o)
                 lses.append(lse)
                 if counter is not None:
@@ -297,8 +321,15 @@ class _RingAttention(torch.autograd.Function):
 
     @staticmethod
     def forward(  # type: ignore[override]
-        ctx: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, layout: str, scale: float,
-        group: Any, counter: Any,
+        ctx: Any,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
+        causal: bool,
+        layout: str,
+        scale: float,
+        group: Any,
+        counter: Any,
     ) -> torch.Tensor:
         out, lse = _ring_forward(q, k, v, causal, layout, scale, group, counter)
         ctx.save_for_backward(q, k, v, out, lse)
@@ -324,8 +355,17 @@ class _RingAttention(torch.autograd.Function):
                     if kind is None:
                         continue
                     ks = slice(kl, kl + kn)
-                    gq, gk, gv = _backward(q[..., qs, :], buf[0][..., ks, :], buf[1][..., ks, :], out[..., qs, :],
-                                           lse[..., qs], d_out[..., qs, :], kind == "diag", max(qn, kn), scale)
+                    gq, gk, gv = _backward(
+                        q[..., qs, :],
+                        buf[0][..., ks, :],
+                        buf[1][..., ks, :],
+                        out[..., qs, :],
+                        lse[..., qs],
+                        d_out[..., qs, :],
+                        kind == "diag",
+                        max(qn, kn),
+                        scale,
+                    )
                     dq[..., qs, :] += gq
                     buf[2][..., ks, :] += gk
                     buf[3][..., ks, :] += gv
@@ -355,8 +395,10 @@ def ring_attention(
     """
     check_qkv(q, k, v)
     if q.shape != k.shape or k.shape != v.shape:
-        raise ValueError(f"ring_attention needs q, k, v shards of one shape (..., n/P, d): got "
-                         f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}")
+        raise ValueError(
+            f"ring_attention needs q, k, v shards of one shape (..., n/P, d): got "
+            f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+        )
     if not isinstance(causal, bool):
         raise ValueError(f"causal must be a bool: got {causal!r}")
     _, world = _world(group)
@@ -373,7 +415,7 @@ def ring_attention(
 
 
 class _AllToAll(torch.autograd.Function):
-    """Split ``x`` along split_dim into P parts, exchange, concatenate along cat_dim; backward is the reverse."""
+    """Split ``x`` along split_dim into P parts, exchange, concatenate along cat_dim; backward the reverse."""
 
     @staticmethod
     def forward(  # type: ignore[override]
@@ -399,20 +441,24 @@ def ulysses_attention(
     causal: bool = False,
     counter: CommCounter | None = None,
 ) -> torch.Tensor:
-    """Contiguous sequence shards q, k, v (B, h, n/P, d_k) -> this rank's shard of full attention (B, h, n/P, d_k).
+    """Contiguous sequence shards q, k, v (B, h, n/P, d_k) -> this rank's shard of attention (B, h, n/P, d_k).
 
     One all-to-all turns the stacked q, k, v into all n positions of h/P heads; attention runs there; one
     all-to-all turns the output back into n/P positions of all h heads. Needs h divisible by P.
     """
     check_qkv(q, k, v)
     if q.ndim != 4 or q.shape != k.shape or k.shape != v.shape:
-        raise ValueError(f"ulysses_attention needs q, k, v of one shape (B, h, n/P, d_k): got "
-                         f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}")
+        raise ValueError(
+            f"ulysses_attention needs q, k, v of one shape (B, h, n/P, d_k): got "
+            f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+        )
     _, world = _world(group)
     h = q.shape[1]
     if h % world:
-        raise ValueError(f"Ulysses needs the number of heads divisible by the world size: got h={h}, P={world} "
-                         f"(each rank must own h/P whole heads)")
+        raise ValueError(
+            f"Ulysses needs the number of heads divisible by the world size: got h={h}, P={world} "
+            f"(each rank must own h/P whole heads)"
+        )
     qkv = _AllToAll.apply(torch.stack([q, k, v]), 2, 3, group, counter)  # (3, B, h/P, n, d_k)
     assert isinstance(qkv, torch.Tensor)
     mask = causal_mask(qkv.shape[-2], device=q.device) if causal else None
@@ -426,13 +472,18 @@ def ulysses_attention(
 
 
 def comm_bytes_formula(
-    scheme: str, n: int, d_model: int, world: int, batch: int = 1, bytes_per_element: int = 4,
+    scheme: str,
+    n: int,
+    d_model: int,
+    world: int,
+    batch: int = 1,
+    bytes_per_element: int = 4,
     backward: bool = False,
 ) -> float:
     """Bytes one rank sends per attention layer (forward, or backward only), d_model = h d_k, no GQA.
 
     head: ring all-reduce of (B, n, d): 2(P-1)/P B n d (backward: the same for dX).
-    ring: P-1 hops of K and V shards: 2(P-1) B n d / P (backward: P-1 hops of K, V, dK, dV, one more of dK, dV).
+    ring: P-1 hops of K and V shards: 2(P-1) B n d / P (backward: P-1 hops of K, V, dK, dV, one of dK, dV).
     ulysses: all-to-all of q, k, v then of O, each (P-1)/P of a B n d / P shard: 4(P-1) B n d / P^2 (backward
     the same).
     """
@@ -454,7 +505,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _worker(rank: int, world: int, port: int, fn: Callable[..., Any], args: tuple[Any, ...], queue: Any) -> None:
+def _worker(
+    rank: int, world: int, port: int, fn: Callable[..., Any], args: tuple[Any, ...], queue: Any
+) -> None:
     """One process: join the gloo group on the loopback, run fn(rank, world, *args), report its result."""
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     torch.set_num_threads(1)
@@ -480,7 +533,9 @@ def run_on_processes(fn: Callable[..., Any], world: int, *args: Any, timeout: fl
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_worker, args=(r, world, port, fn, args, queue), daemon=True) for r in range(world)]
+    procs = [
+        ctx.Process(target=_worker, args=(r, world, port, fn, args, queue), daemon=True) for r in range(world)
+    ]
     for p in procs:
         p.start()
     results: dict[int, Any] = {}
@@ -505,13 +560,19 @@ def run_on_processes(fn: Callable[..., Any], world: int, *args: Any, timeout: fl
 
 
 def compare_schemes(
-    rank: int, world: int, n: int = 16, d_model: int = 16, h: int = 4, batch: int = 1, seed: int = 0,
+    rank: int,
+    world: int,
+    n: int = 16,
+    d_model: int = 16,
+    h: int = 4,
+    batch: int = 1,
+    seed: int = 0,
     group: dist.ProcessGroup | None = None,
 ) -> dict[str, Any]:
     """Run every scheme on this rank against one process with the same weights (float64); errors and counts.
 
     Returns max |error| of outputs and gradients against ``MultiHeadAttention`` / full attention computed
-    here alone, bytes this rank sent per scheme (forward, and backward for the ring), the all-reduce count of one
+    here alone, bytes this rank sent per scheme (forward; backward for the ring), the all-reduce count of one
     head-parallel forward, and score entries computed by causal ring attention per layout.
     """
     rank, world = _world(group)  # the position in ``group``, not in the default group
@@ -537,14 +598,20 @@ def compare_schemes(
     res["head_err"] = (y - mha(x)).abs().max().item()
     rows = slice(rank * (h // world) * d_k, (rank + 1) * (h // world) * d_k)
     assert mha.q_proj.weight.grad is not None and mha.out_proj.weight.grad is not None and xr.grad is not None
-    pairs = [(xt.grad, xr.grad), (tp.out_proj.weight.grad, mha.out_proj.weight.grad[:, rows]),
-             (tp.out_bias.grad, mha.out_proj.bias.grad)]  # dX, W_O's columns, b_O
+    pairs = [
+        (xt.grad, xr.grad),
+        (tp.out_proj.weight.grad, mha.out_proj.weight.grad[:, rows]),
+        (tp.out_bias.grad, mha.out_proj.bias.grad),
+    ]  # dX, W_O's columns, b_O
     for mine, full in ((tp.q_proj, mha.q_proj), (tp.k_proj, mha.k_proj), (tp.v_proj, mha.v_proj)):
         pairs += [(mine.weight.grad, full.weight.grad[rows]), (mine.bias.grad, full.bias.grad[rows])]
     res["head_grad_err"] = max((a - b).abs().max().item() for a, b in pairs)  # type: ignore[operator]
 
-    for name, causal, layout in (("ring", False, "contiguous"), ("ring_causal", True, "contiguous"),
-                                 ("ring_zigzag", True, "zigzag")):
+    for name, causal, layout in (
+        ("ring", False, "contiguous"),
+        ("ring_causal", True, "contiguous"),
+        ("ring_zigzag", True, "zigzag"),
+    ):
         qf, kf, vf = (t.clone().requires_grad_() for t in (q, k, v))
         mask = causal_mask(n) if causal else None
         ref = scaled_dot_product_attention(qf, kf, vf, mask=mask)
@@ -590,13 +657,17 @@ def compare_schemes(
     return res
 
 
-def compare_on_groups(rank: int, world: int, sizes: Sequence[int] = (1, 2, 4), **kwargs: Any) -> dict[int, Any]:
-    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks), all in one spawned world."""
+def compare_on_groups(
+    rank: int, world: int, sizes: Sequence[int] = (1, 2, 4), **kwargs: Any
+) -> dict[int, Any]:
+    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks) in one spawned world."""
     out: dict[int, Any] = {}
     for size in sizes:
         if world % size:
             raise ValueError(f"group sizes must divide the world size: got {size} for world {world}")
-        groups = [dist.new_group(list(range(s, s + size))) for s in range(0, world, size)]  # every rank joins all
+        groups = [
+            dist.new_group(list(range(s, s + size))) for s in range(0, world, size)
+        ]  # every rank joins all
         mine = groups[rank // size]
         out[size] = compare_schemes(rank, world, group=None if size == world else mine, **kwargs)
     return out
