@@ -11,8 +11,10 @@ import pytest
 import torch
 import torch.distributed as dist
 
+from selfattention import MultiHeadAttention
 from selfattention.parallel import (
     CommCounter,
+    HeadParallelAttention,
     all_to_all,
     comm_bytes_formula,
     compare_on_groups,
@@ -55,6 +57,18 @@ def _errors(rank: int, world: int) -> dict[str, object]:
     q64 = q.double()
     ref = torch.nn.functional.scaled_dot_product_attention(q64, q64, q64)
     out["ulysses_h3_p1_err"] = (ulysses_attention(q64, q64, q64, singles[rank]) - ref).abs().max().item()
+    torch.manual_seed(1)  # the same weights on every rank
+    gqa = MultiHeadAttention(16, 4, num_kv_heads=2).double()  # 2 query heads share each K/V head
+    x = torch.randn(2, 6, 16, dtype=torch.float64)
+    pairs = [dist.new_group([0, 1]), dist.new_group([2, 3])]  # P = 2 divides the 2 K/V heads
+    mask = torch.ones(6, 6, dtype=torch.bool).tril()
+    tp = HeadParallelAttention(gqa, pairs[rank // 2])
+    out["gqa_p2_err"] = (tp(x, causal=True) - gqa(x, mask=mask)).abs().max().item()
+    try:
+        HeadParallelAttention(gqa)  # P = 4 does not divide 2 K/V heads
+        out["gqa_p4"] = None
+    except ValueError as e:
+        out["gqa_p4"] = str(e)
     return out
 
 
@@ -127,6 +141,13 @@ def test_refusals_name_the_problem(runs):
         assert "heads divisible by the world size" in str(r["ulysses_heads"])  # h = 3, P = 4
         assert "one shape" in str(r["ring_shapes"])
         assert "divisible by 2 x world size" in str(r["zigzag_n"])  # n = 4, 2P = 8
+
+
+def test_head_parallel_with_grouped_kv_heads(runs):
+    """GQA, causal: P = 2 divides the 2 K/V heads and equals one process; P = 4 is refused."""
+    for r in runs[1]:
+        assert r["gqa_p2_err"] < 1e-12
+        assert "(key/value) heads divisible by the world size" in str(r["gqa_p4"])
 
 
 def test_ulysses_with_heads_divisible_is_accepted(runs):
