@@ -225,3 +225,48 @@ def test_full_window_causal_equals_torch() -> None:
     out = _attend(q, k, v, sliding_window_mask(9, 9, 3))
     ref = F.scaled_dot_product_attention(q, k, v, attn_mask=sliding_window_mask(9, 9, 3))
     torch.testing.assert_close(out, ref, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_failed_paged_append_leaves_the_cache_exactly_as_before(existing) -> None:
+    """Out of blocks: the append raises and changes nothing (before the fix a new id kept an empty block
+    table with no length, so ``wasted_slots()`` raised KeyError and ``gather`` / ``free`` misreported)."""
+    paged = PagedKVCache(block_size=4, num_blocks=3, num_kv_heads=1, head_dim=2)
+    paged.append("a", torch.ones(1, 6, 2), torch.ones(1, 6, 2))  # 2 blocks, 1 free
+    before = (
+        {s: list(t) for s, t in paged.block_tables.items()}, dict(paged.lengths), list(paged._free),
+        paged.k_pool.clone(), paged.v_pool.clone(),
+    )
+    seq = "a" if existing else "x"
+    with pytest.raises(RuntimeError, match="out of blocks"):
+        paged.append(seq, torch.full((1, 100, 2), 7.0), torch.full((1, 100, 2), 7.0))
+    assert paged.block_tables == before[0] and paged.lengths == before[1] and paged._free == before[2]
+    assert torch.equal(paged.k_pool, before[3]) and torch.equal(paged.v_pool, before[4])
+    assert paged.wasted_slots() == 2  # usable: 8 slots for 6 tokens
+    if not existing:
+        with pytest.raises(ValueError, match="not in the cache"):
+            paged.gather("x")
+        with pytest.raises(ValueError, match="not in the cache"):
+            paged.free("x")
+    paged.append("x", torch.ones(1, 3, 2), torch.ones(1, 3, 2))  # the free block still serves a new sequence
+    assert paged.num_free_blocks == 0
+
+
+@pytest.mark.parametrize("heads", [2, 6])
+def test_paged_attention_reads_blocks_in_place_and_equals_contiguous(heads) -> None:
+    g = torch.Generator().manual_seed(3)
+    paged = PagedKVCache(block_size=4, num_blocks=16, num_kv_heads=2, head_dim=8, dtype=torch.float64)
+    ks = {s: torch.randn(2, n, 8, generator=g, dtype=torch.float64) for s, n in (("a", 11), ("b", 5))}
+    vs = {s: torch.randn(2, t.shape[1], 8, generator=g, dtype=torch.float64) for s, t in ks.items()}
+    for lo, hi in ((0, 3), (3, 4), (4, 11)):  # interleaved appends: the blocks of a and b alternate
+        for s in ks:
+            if lo < ks[s].shape[1]:
+                paged.append(s, ks[s][:, lo:hi], vs[s][:, lo:hi])
+    q = torch.randn(heads, 1, 8, generator=g, dtype=torch.float64)
+    for s in ks:
+        k_rep = ks[s].repeat_interleave(heads // 2, dim=0)  # (h, n, d): GQA's K/V head per query head
+        v_rep = vs[s].repeat_interleave(heads // 2, dim=0)
+        ref = torch.nn.functional.scaled_dot_product_attention(q, k_rep, v_rep)
+        torch.testing.assert_close(paged.attention(q, s), ref, atol=1e-12, rtol=0)
+    with pytest.raises(ValueError, match="multiple"):
+        paged.attention(torch.randn(3, 1, 8, dtype=torch.float64), "a")

@@ -256,3 +256,6 @@ def test_tiled_memory_is_linear_only_without_autograd() -> None:
     assert fused <= 5 * n * d * 4 < nn_bytes  # q, k, v, out (+ row stats): its backward recomputes
     with torch.no_grad():
         assert saved_tensors_bytes(tiled_attention, q, k, v, block_size=blk) > nn_bytes  # grad forced on
+    from selfattention import saved_tensor_bytes
+
+    assert saved_tensor_bytes is saved_tensors_bytes  # one helper under both names (chapters 06 and 12)

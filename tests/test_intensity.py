@@ -104,3 +104,15 @@ def test_errors_name_the_argument() -> None:
         attention_intensity("decode", 8, 6, 8, num_kv_heads=4)
     with pytest.raises(ValueError, match="d_latent"):
         attention_intensity("decode", 8, 4, d_rope=4)
+
+
+def test_streamed_prefill_intensity_counts_k_v_once_per_query_block() -> None:
+    from selfattention.intensity import streamed_prefill_intensity
+
+    n, d, b_r = 4096, 128, 128
+    flops = 4 * n * n * d  # QK^T and PV of one head
+    numbers = 2 * n * d + (n // b_r) * 2 * n * d  # Q, O once; K, V once per query block
+    assert streamed_prefill_intensity(n, b_r) == flops / (2 * numbers)  # 2-byte numbers
+    assert 120 < streamed_prefill_intensity(n, b_r) < 128  # ~ B_r, below an H100's ridge (~295)
+    ideal = attention_intensity("prefill", n, 1, d)["intensity"]
+    assert streamed_prefill_intensity(n, n) == ideal == n / 2  # one query block: the read-once ideal

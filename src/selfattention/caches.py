@@ -221,15 +221,15 @@ class PagedKVCache:
                 f"of dtype {self.k_pool.dtype}: "
                 f"got k {_shape(k)} {k.dtype}"
             )
-        table = self.block_tables.setdefault(seq_id, [])
         n = self.lengths.get(seq_id, 0)
         n_new = k.shape[1]
-        need = math.ceil((n + n_new) / self.block_size) - len(table)
-        if need > len(self._free):
+        need = math.ceil((n + n_new) / self.block_size) - len(self.block_tables.get(seq_id, []))
+        if need > len(self._free):  # checked before any change: a failed append leaves the cache as it was
             raise RuntimeError(
                 f"PagedKVCache is out of blocks: sequence {seq_id!r} needs {need} more, "
                 f"{len(self._free)} free"
             )
+        table = self.block_tables.setdefault(seq_id, [])
         table.extend(self._free.pop() for _ in range(need))
         pos = torch.arange(n, n + n_new)  # (n_new,) absolute positions
         blocks = torch.tensor(table, dtype=torch.long)[pos // self.block_size]  # (n_new,) physical block ids
@@ -250,6 +250,38 @@ class PagedKVCache:
             flat = blocks.transpose(0, 1).reshape(self.num_kv_heads, -1, self.head_dim)  # (h_kv, nb*bs, d)
             out.append(flat[:, :n])  # (h_kv, n, d)
         return out[0], out[1]
+
+    def attention(self, q: torch.Tensor, seq_id: Hashable, scale: float | None = None) -> torch.Tensor:
+        """PagedAttention's read: q (h, n_q, d) attends to ``seq_id``'s keys block by block -> (h, n_q, d).
+
+        Each physical block (the last one cut to the sequence's length) is read in place through the block
+        table, attended with its log-sum-exp, and the parts are merged exactly (``merge_attention_partials``):
+        the keys are never copied into one contiguous tensor. Non-causal (a decoding step sees the whole
+        cache); h must be a multiple of h_kv (GQA: query head i reads K/V head i // (h / h_kv)).
+        """
+        from .flash import attention_with_lse, merge_attention_partials
+
+        check_tensor(q, "q")
+        check_rank(q, "q", 3, 3)
+        if seq_id not in self.block_tables:
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {sorted(map(repr, self.lengths))}")
+        h, n_q, d = q.shape
+        if d != self.head_dim or h % self.num_kv_heads != 0 or q.dtype != self.k_pool.dtype:
+            raise ValueError(
+                f"q must be (h, n_q, d={self.head_dim}) with h a multiple of {self.num_kv_heads}, "
+                f"dtype {self.k_pool.dtype}: got q {_shape(q)} {q.dtype}"
+            )
+        groups = q.reshape(self.num_kv_heads, h // self.num_kv_heads, n_q, d)  # (h_kv, g, n_q, d)
+        n = self.lengths[seq_id]
+        outs, lses = [], []
+        for i, block in enumerate(self.block_tables[seq_id]):
+            used = min(self.block_size, n - i * self.block_size)  # slots filled in this block
+            k_blk = self.k_pool[block, :, :used, None].transpose(1, 2)  # (h_kv, 1, used, d), a view
+            v_blk = self.v_pool[block, :, :used, None].transpose(1, 2)
+            o, lse = attention_with_lse(groups, k_blk, v_blk, block_size=self.block_size, scale=scale)
+            outs.append(o)
+            lses.append(lse)
+        return merge_attention_partials(outs, lses)[0].reshape(h, n_q, d)
 
     def free(self, seq_id: Hashable) -> None:
         """Return the blocks of ``seq_id`` to the pool and forget the sequence."""

@@ -273,23 +273,6 @@ def peak_memory_autograd(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> P
     return recorder
 
 
-def saved_tensors_bytes(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
-    """Bytes of the distinct storages autograd saves for backward while running ``fn(*args, **kwargs)``."""
-    if not callable(fn):
-        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
-    storages: dict[int, int] = {}
-
-    def pack(t: torch.Tensor) -> torch.Tensor:
-        storage = t.untyped_storage()
-        storages[storage.data_ptr()] = storage.nbytes()
-        return t
-
-    with torch.enable_grad(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out = fn(*args, **kwargs)
-    del out
-    return sum(storages.values())
-
-
 def time_call(fn: Callable[[], Any], repeats: int = 5, warmup: int = 1, number: int = 1) -> float:
     """Median wall time in seconds of ``fn()`` over ``repeats`` runs (each the mean of ``number`` calls)."""
     if not callable(fn):
@@ -350,7 +333,8 @@ def loglog_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
 def saved_tensor_bytes(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
     """Bytes autograd keeps for backward when running ``fn(*args, **kwargs)``: each saved storage once.
 
-    Measured with ``torch.autograd.graph.saved_tensors_hooks`` (inputs that are saved count too).
+    Measured with ``torch.autograd.graph.saved_tensors_hooks`` (inputs that are saved count too), with grad
+    enabled even inside ``torch.no_grad()`` (what training would keep, not what inference keeps).
     """
     if not callable(fn):
         raise ValueError(f"fn must be callable: got {type(fn).__name__}")
@@ -361,7 +345,10 @@ def saved_tensor_bytes(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> int
         seen[storage.data_ptr()] = storage.nbytes()
         return t
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    with torch.enable_grad(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         out = fn(*args, **kwargs)
     del out
     return sum(seen.values())
+
+
+saved_tensors_bytes = saved_tensor_bytes  # the older name (chapter 06): one function, not two

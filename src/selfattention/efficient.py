@@ -2,7 +2,8 @@
 
 For each query block keep a running max m, a running denominator l and an accumulator acc; for each key
 block: m' = max(m, rowmax(s)), p = exp(s - m'), l = exp(m - m') l + rowsum(p), acc = exp(m - m') acc + p v.
-At the end out = acc / l.
+At the end out = acc / l. For float16 / bfloat16 inputs each block is computed in float32 and m, l, acc stay
+float32 (as FlashAttention keeps them in fp32 registers); only the output is cast back to the input dtype.
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ def tiled_attention(
     n_q, n_k = q.shape[-2], k.shape[-2]
     offset = n_k - n_q  # absolute position of query i is i + offset
     neg_inf = float("-inf")
+    # the running sums in float32 for 16-bit inputs (in fp16 l overflows past 65504 at ~65k similar keys)
+    acc_t = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
     blocks = []
     for qs in range(0, n_q, block_size):
         qe = min(qs + block_size, n_q)
-        q_blk = q[..., qs:qe, :] * scale  # (..., bq, d_k)
+        q_blk = q[..., qs:qe, :].to(acc_t) * scale  # (..., bq, d_k)
         bq = qe - qs
         m = q_blk.new_full((*q_blk.shape[:-1], 1), neg_inf)  # (..., bq, 1) running max
         l = q_blk.new_zeros((*q_blk.shape[:-1], 1))  # (..., bq, 1) running denominator  # noqa: E741
@@ -47,7 +50,7 @@ def tiled_attention(
         k_stop = min(n_k, qe + offset) if causal else n_k  # keys after the last query's position are skipped
         for ks in range(0, max(k_stop, 0), block_size):
             ke = min(ks + block_size, k_stop)
-            s = q_blk @ k[..., ks:ke, :].transpose(-2, -1)  # (..., bq, bk)
+            s = q_blk @ k[..., ks:ke, :].to(acc_t).transpose(-2, -1)  # (..., bq, bk)
             if causal and ke - 1 > qs + offset:  # block crosses the diagonal: mask j > i + offset
                 q_pos = torch.arange(qs, qe, device=q.device)[:, None] + offset  # (bq, 1)
                 k_pos = torch.arange(ks, ke, device=q.device)[None, :]  # (1, bk)
@@ -56,7 +59,7 @@ def tiled_attention(
             m_safe = m_new.masked_fill(m_new == neg_inf, 0.0)  # rows with no key yet: avoid -inf - -inf
             p = torch.exp(s - m_safe)  # (..., bq, bk)
             alpha = torch.exp(m - m_safe)  # (..., bq, 1) rescales what was accumulated under the old max
-            pv = p @ v[..., ks:ke, :]  # (..., bq, d_v)
+            pv = p @ v[..., ks:ke, :].to(acc_t)  # (..., bq, d_v)
             l = alpha * l + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)  # noqa: E741
             acc = pv if acc is None else alpha * acc + pv  # (..., bq, d_v)
             m = m_new
@@ -64,7 +67,8 @@ def tiled_attention(
             batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2]) or ()
             blocks.append(q.new_zeros((*batch, bq, v.shape[-1])))  # (..., bq, d_v)
             continue
-        blocks.append(acc / torch.where(l == 0, torch.ones_like(l), l))  # (..., bq, d_v); empty rows -> 0
+        out_blk = acc / torch.where(l == 0, torch.ones_like(l), l)  # (..., bq, d_v); empty rows -> 0
+        blocks.append(out_blk.to(q.dtype))  # cast once, at the end
     return torch.cat(blocks, dim=-2)  # (..., n_q, d_v)
 
 

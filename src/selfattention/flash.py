@@ -5,6 +5,11 @@ inputs q, k, v, only the output O (..., n_q, d_v) and the per-row log-sum-exp L 
 recomputes every score block S = q k^T * scale from q, k and L (P = exp(S - L)), so the n_q x n_k matrix
 never lives in memory: with D = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D),
 dQ += dS K scale, dK += dS^T Q scale.
+
+Precision: for float16 / bfloat16 inputs every block is computed in float32 and the running max m, the
+denominator l, the output accumulator and dQ, dK, dV stay in float32 (as FlashAttention's kernels keep them
+in fp32 registers); O and the gradients are cast to the input dtype at the end, L stays float32. float32 and
+float64 inputs are computed in their own dtype.
 """
 
 from __future__ import annotations
@@ -14,12 +19,18 @@ from collections.abc import Sequence
 from typing import Any
 
 import torch
+from torch.autograd.function import once_differentiable
 
 from ._checks import _shape, broadcast_shape, check_positive_int, check_qkv
 
 __all__ = ["flash_attention", "attention_with_lse", "merge_attention_partials", "split_kv_attention"]
 
 _NEG_INF = float("-inf")
+
+
+def accumulation_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The dtype the running sums are kept in: float32 for float16 / bfloat16, else ``dtype`` itself."""
+    return torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
 
 
 def _block_mask(qs: int, qe: int, ks: int, ke: int, offset: int, device: torch.device) -> torch.Tensor:
@@ -40,17 +51,18 @@ def _forward(
     """q (..., n_q, d), k (..., n_k, d), v (..., n_k, d_v) -> O (..., n_q, d_v), L (..., n_q); one batch."""
     n_q, n_k = q.shape[-2], k.shape[-2]
     offset = n_k - n_q
+    acc_t = accumulation_dtype(q.dtype)  # float32 for 16-bit inputs
     out = q.new_zeros((*q.shape[:-1], v.shape[-1]))  # (..., n_q, d_v); fully masked rows stay 0
-    lse = q.new_full(q.shape[:-1], _NEG_INF)  # (..., n_q); fully masked rows stay -inf
+    lse = q.new_full(q.shape[:-1], _NEG_INF, dtype=acc_t)  # (..., n_q); fully masked rows stay -inf
     for qs in range(0, n_q, block):
         qe = min(qs + block, n_q)
-        q_blk = q[..., qs:qe, :] * scale  # (..., bq, d)
-        m = q.new_full((*q_blk.shape[:-1], 1), _NEG_INF)  # (..., bq, 1) running max
-        l = q.new_zeros((*q_blk.shape[:-1], 1))  # (..., bq, 1) running denominator  # noqa: E741
-        acc = q.new_zeros((*q_blk.shape[:-1], v.shape[-1]))  # (..., bq, d_v) running numerator
+        q_blk = q[..., qs:qe, :].to(acc_t) * scale  # (..., bq, d)
+        m = q_blk.new_full((*q_blk.shape[:-1], 1), _NEG_INF)  # (..., bq, 1) running max
+        l = q_blk.new_zeros((*q_blk.shape[:-1], 1))  # (..., bq, 1) running denominator  # noqa: E741
+        acc = q_blk.new_zeros((*q_blk.shape[:-1], v.shape[-1]))  # (..., bq, d_v) running numerator
         for ks in range(0, _key_stop(qe, n_k, offset, causal), block):
             ke = min(ks + block, _key_stop(qe, n_k, offset, causal))
-            s = q_blk @ k[..., ks:ke, :].transpose(-2, -1)  # (..., bq, bk)
+            s = q_blk @ k[..., ks:ke, :].to(acc_t).transpose(-2, -1)  # (..., bq, bk)
             if causal and ke - 1 > qs + offset:  # the block crosses the diagonal
                 s = s.masked_fill(~_block_mask(qs, qe, ks, ke, offset, q.device), _NEG_INF)
             m_new = torch.maximum(m, s.amax(dim=-1, keepdim=True))  # (..., bq, 1)
@@ -58,11 +70,11 @@ def _forward(
             p = torch.exp(s - m_safe)  # (..., bq, bk)
             alpha = torch.exp(m - m_safe)  # (..., bq, 1)
             l = alpha * l + p.sum(dim=-1, keepdim=True)  # noqa: E741
-            acc = alpha * acc + p @ v[..., ks:ke, :]  # (..., bq, d_v)
+            acc = alpha * acc + p @ v[..., ks:ke, :].to(acc_t)  # (..., bq, d_v)
             m = m_new
         seen = l > 0  # (..., bq, 1): rows that saw at least one key
         l_safe = torch.where(seen, l, torch.ones_like(l))  # (..., bq, 1)
-        out[..., qs:qe, :] = torch.where(seen, acc / l_safe, 0.0)  # (..., bq, d_v)
+        out[..., qs:qe, :] = torch.where(seen, acc / l_safe, 0.0).to(q.dtype)  # (..., bq, d_v), cast once
         lse[..., qs:qe] = torch.where(seen, m + torch.log(l_safe), _NEG_INF).squeeze(-1)  # (..., bq)
     return out, lse
 
@@ -81,17 +93,20 @@ def _backward(
     """Gradients dq, dk, dv by recomputing P block by block from q, k and L (never the full n_q x n_k)."""
     n_q, n_k = q.shape[-2], k.shape[-2]
     offset = n_k - n_q
-    dq, dk, dv = torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
-    delta = (d_out * out).sum(dim=-1, keepdim=True)  # (..., n_q, 1) D_i = dO_i . O_i
+    acc_t = accumulation_dtype(q.dtype)  # float32 for 16-bit inputs
+    dq, dk, dv = (torch.zeros_like(t, dtype=acc_t) for t in (q, k, v))  # accumulated in acc_t
+    d_out = d_out.to(acc_t)
+    delta = (d_out * out.to(acc_t)).sum(dim=-1, keepdim=True)  # (..., n_q, 1) D_i = dO_i . O_i
     lse_safe = lse.masked_fill(lse == _NEG_INF, float("inf"))[..., None]  # empty rows: P = 0
     for qs in range(0, n_q, block):
         qe = min(qs + block, n_q)
-        q_blk, do_blk = q[..., qs:qe, :], d_out[..., qs:qe, :]  # (..., bq, d), (..., bq, d_v)
+        q_blk, do_blk = q[..., qs:qe, :].to(acc_t), d_out[..., qs:qe, :]  # (..., bq, d), (..., bq, d_v)
         l_blk, d_blk = lse_safe[..., qs:qe, :], delta[..., qs:qe, :]  # (..., bq, 1) each
         stop = _key_stop(qe, n_k, offset, causal)
         for ks in range(0, stop, block):
             ke = min(ks + block, stop)
-            k_blk, v_blk = k[..., ks:ke, :], v[..., ks:ke, :]  # (..., bk, d), (..., bk, d_v)
+            k_blk = k[..., ks:ke, :].to(acc_t)  # (..., bk, d)
+            v_blk = v[..., ks:ke, :].to(acc_t)  # (..., bk, d_v)
             s = (q_blk @ k_blk.transpose(-2, -1)) * scale  # (..., bq, bk), recomputed
             if causal and ke - 1 > qs + offset:
                 s = s.masked_fill(~_block_mask(qs, qe, ks, ke, offset, q.device), _NEG_INF)
@@ -101,11 +116,15 @@ def _backward(
             ds = p * (dp - d_blk)  # (..., bq, bk): softmax backward
             dq[..., qs:qe, :] += (ds @ k_blk) * scale  # (..., bq, d)
             dk[..., ks:ke, :] += (ds.transpose(-2, -1) @ q_blk) * scale  # (..., bk, d)
-    return dq, dk, dv
+    return dq.to(q.dtype), dk.to(k.dtype), dv.to(v.dtype)
 
 
 class _FlashAttention(torch.autograd.Function):
-    """Autograd wrapper: saves q, k, v (the inputs), O and L; recomputes the rest in backward."""
+    """Autograd wrapper: saves q, k, v (the inputs), O and L; recomputes the rest in backward.
+
+    The backward is ``once_differentiable``: it is written by hand and treats L as a constant, so
+    differentiating it again (``create_graph=True``, double backward) would give wrong values. It raises.
+    """
 
     @staticmethod
     def forward(  # type: ignore[override]
@@ -117,6 +136,7 @@ class _FlashAttention(torch.autograd.Function):
         return out
 
     @staticmethod
+    @once_differentiable
     def backward(ctx: Any, d_out: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
         q, k, v, out, lse = ctx.saved_tensors
         dq, dk, dv = _backward(q, k, v, out, lse, d_out.contiguous(), ctx.causal, ctx.block, ctx.scale)
@@ -131,7 +151,7 @@ def _prepare(
     block = check_positive_int(block_size, "block_size")
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
-    elif not isinstance(scale, (int, float)) or not math.isfinite(scale):
+    elif isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale):
         raise ValueError(f"scale must be a finite number: got {scale!r}")
     batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     assert batch is not None  # check_qkv checked it
@@ -165,7 +185,10 @@ def flash_attention(
 def attention_with_lse(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_size: int = 128, scale: float | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Non-causal attention returning (O (..., n_q, d_v), L (..., n_q)), L = log sum_j exp(q.k_j scale)."""
+    """Non-causal attention returning (O (..., n_q, d_v), L (..., n_q)), L = log sum_j exp(q.k_j scale).
+
+    O has the input dtype; L is float32 for float16 / bfloat16 inputs (as FlashAttention returns it).
+    """
     q, k, v, block, s = _prepare(q, k, v, block_size, scale)
     with torch.no_grad():
         return _forward(q, k, v, False, block, s)
@@ -187,12 +210,13 @@ def merge_attention_partials(
                 f"outs[{i}] must be (..., n_q, d_v) = {_shape(outs[0])} with lses[{i}] (..., n_q): "
                 f"got {_shape(o)} and {_shape(lse)}"
             )
-    stacked_l = torch.stack(list(lses))  # (parts, ..., n_q)
+    acc_t = accumulation_dtype(torch.promote_types(outs[0].dtype, lses[0].dtype))  # float32 for 16-bit
+    stacked_l = torch.stack(list(lses)).to(acc_t)  # (parts, ..., n_q)
     total = torch.logsumexp(stacked_l, dim=0)  # (..., n_q)
     total_safe = total.masked_fill(total == _NEG_INF, 0.0)
     w = torch.exp(stacked_l - total_safe)  # (parts, ..., n_q), sums to 1 over parts
-    out = (w[..., None] * torch.stack(list(outs))).sum(dim=0)  # (..., n_q, d_v)
-    return out, total
+    out = (w[..., None] * torch.stack(list(outs)).to(acc_t)).sum(dim=0)  # (..., n_q, d_v)
+    return out.to(outs[0].dtype), total
 
 
 def split_kv_attention(

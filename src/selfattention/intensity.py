@@ -2,15 +2,20 @@
 
 Scope: the attention core of one layer (scores q k^T and the weighted sum A v, a multiply-add = 2 FLOPs as in
 ``FlopCounterMode``), without the projections, softmax or masking. Bytes: the tensors the core reads (q, the
-keys and values, or MLA's latent cache) and writes (the output), each once, as a fused kernel does
-(FlashAttention never writes the n_q x n_k weights). Prefill is counted without causal skipping (full n x n).
+keys and values, or MLA's latent cache) and writes (the output), each once: the least traffic any kernel can
+have, so the intensity is an upper bound (the ideal). FlashAttention never writes the n_q x n_k weights but
+streams K and V once per query block (Theta(n^2 d^2 / M) HBM accesses, Dao 2022 Thm 2); a real prefill kernel
+approaches the ideal only through on-chip and L2 reuse (without it the intensity is about the query-block
+height B_r, see ``streamed_prefill_intensity``). Prefill is counted without causal skipping (full n x n).
 """
 
 from __future__ import annotations
 
+import math
+
 from ._checks import check_divisible, check_positive_int
 
-__all__ = ["attention_intensity", "kv_numbers_per_token"]
+__all__ = ["attention_intensity", "kv_numbers_per_token", "streamed_prefill_intensity"]
 
 
 def attention_intensity(
@@ -73,3 +78,16 @@ def kv_numbers_per_token(
         raise ValueError("give num_kv_heads and d_head (MHA / GQA) or d_latent and d_rope (MLA)")
     h_kv = check_positive_int(num_kv_heads, "num_kv_heads")
     return 2 * layers * h_kv * check_positive_int(d_head, "d_head")
+
+
+def streamed_prefill_intensity(n: int, block_rows: int) -> float:
+    """FLOPs per byte of MHA prefill when K and V are re-read from memory for every query block (no reuse).
+
+    Per head: 4 n^2 d FLOPs over Q and O once (2 n d numbers) plus K and V once per block of ``block_rows``
+    queries (ceil(n / B_r) * 2 n d numbers). The width d and the bytes per number cancel only for 2-byte
+    numbers, the course's setting: I = 4 n^2 d / (2 * 2 n d (1 + ceil(n / B_r))) = n / (1 + ceil(n / B_r)),
+    which tends to B_r as n grows (against n / 2 for the ideal, read-once traffic).
+    """
+    n = check_positive_int(n, "n")
+    block_rows = check_positive_int(block_rows, "block_rows")
+    return n / (1 + math.ceil(n / block_rows))
