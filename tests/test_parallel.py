@@ -7,6 +7,8 @@ what costs time. Expected values come from one process (``MultiHeadAttention``,
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 import torch.distributed as dist
@@ -69,6 +71,89 @@ def _errors(rank: int, world: int) -> dict[str, object]:
         out["gqa_p4"] = None
     except ValueError as e:
         out["gqa_p4"] = str(e)
+    out.update(_more(rank, world))
+    return out
+
+
+def _sdpa_grads(q, k, v, d_o, causal):
+    qf, kf, vf = (t.clone().requires_grad_() for t in (q, k, v))
+    o = torch.nn.functional.scaled_dot_product_attention(qf, kf, vf, is_causal=causal)
+    (o * d_o).sum().backward()
+    return [o.detach(), qf.grad, kf.grad, vf.grad]
+
+
+def _more(rank: int, world: int) -> dict[str, object]:
+    """GQA ring / Ulysses, unequal shards, double backward, head-parallel backward, 16-bit ring (P = 2, 3)."""
+    out: dict[str, object] = {}
+    pairs = [dist.new_group([0, 1]), dist.new_group([2, 3])]
+    pair, pr = pairs[rank // 2], rank % 2
+    threes = dist.new_group([0, 1, 2])  # every rank joins; rank 3 is not in it
+    gen = torch.Generator().manual_seed(3)
+    n, h, h_kv, d = 16, 4, 2, 4
+    q = torch.randn(1, h, n, d, generator=gen, dtype=torch.float64)
+    k, v = (torch.randn(1, h_kv, n, d, generator=gen, dtype=torch.float64) for _ in range(2))
+    d_o = torch.randn(1, h, n, d, generator=gen, dtype=torch.float64)
+    ref = _sdpa_grads(q, k.repeat_interleave(2, 1), v.repeat_interleave(2, 1), d_o, True)
+    ref[2] = ref[2].unflatten(1, (h_kv, 2)).sum(2)  # dK of the shared heads
+    ref[3] = ref[3].unflatten(1, (h_kv, 2)).sum(2)
+    for name, layout in (("ring", "zigzag"), ("ulysses", "contiguous")):
+        sh = [shard_sequence(t, pr, 2, layout).requires_grad_() for t in (q, k, v)]
+        c = CommCounter()
+        if name == "ring":
+            o = ring_attention(*sh, pair, causal=True, layout=layout, counter=c)
+        else:
+            o = ulysses_attention(*sh, pair, causal=True, counter=c)
+        out[f"gqa_{name}_bytes"], c.bytes_sent = c.bytes_sent, 0
+        (o * shard_sequence(d_o, pr, 2, layout)).sum().backward()
+        out[f"gqa_{name}_bytes_backward"] = c.bytes_sent
+        got = [o, *(t.grad for t in sh)]
+        out[f"gqa_{name}_err"] = max(
+            (g - shard_sequence(r, pr, 2, layout)).abs().max().item() for g, r in zip(got, ref)
+        )
+        sh = [t.detach().requires_grad_() for t in sh]  # double backward: refused on every rank
+        o = ring_attention(*sh, pair) if name == "ring" else ulysses_attention(*sh, pair)
+        (gq,) = torch.autograd.grad((o**2).sum(), sh[0], create_graph=True)  # dO = 2 O: in the graph
+        try:
+            gq.sum().backward()
+            out[f"{name}_double_backward"] = None
+        except RuntimeError as e:
+            out[f"{name}_double_backward"] = str(e)
+    for name, call in (  # unequal shards at P = 2: rank 0 holds 4 positions, rank 1 holds 2
+        ("ring_unequal", lambda t: ring_attention(t, t, t, pair)),
+        ("ulysses_unequal", lambda t: ulysses_attention(t, t, t, pair)),
+    ):
+        try:
+            call(q[..., : 4 - 2 * pr, :])
+            out[name] = None
+        except ValueError as e:
+            out[name] = str(e)
+    torch.manual_seed(1)  # head parallel: backward costs one all-reduce of dX, the bytes of the forward
+    mha = MultiHeadAttention(16, 4).double()
+    c = CommCounter()
+    tp = HeadParallelAttention(mha, pair, counter=c)
+    x = torch.randn(1, 6, 16, dtype=torch.float64, requires_grad=True)
+    y = tp(x)
+    fwd = (c.calls["all_reduce"], c.bytes_sent)
+    c.reset()
+    y.sum().backward()
+    out["head_fwd_bwd"] = (fwd, (c.calls["all_reduce"], c.bytes_sent))
+    if rank < 3:  # 16-bit ring on P = 3, causal zigzag, against SDPA in the same dtype, both vs float64
+        n3 = 384
+        q3, k3, v3, do3 = (torch.randn(1, 2, n3, 32, generator=gen, dtype=torch.float64) for _ in range(4))
+        ref = _sdpa_grads(q3, k3, v3, do3, True)
+        for dt in (torch.float16, torch.bfloat16):
+            sd = _sdpa_grads(*(t.to(dt) for t in (q3, k3, v3, do3)), True)
+            sh = [shard_sequence(t.to(dt), rank, 3, "zigzag").requires_grad_() for t in (q3, k3, v3)]
+            o = ring_attention(*sh, threes, causal=True, layout="zigzag")
+            (o * shard_sequence(do3.to(dt), rank, 3, "zigzag")).sum().backward()
+            got = [o, *(t.grad for t in sh)]
+            out[f"ring_{dt}_err"] = [
+                (g.double() - shard_sequence(r, rank, 3, "zigzag")).abs().max().item() for g, r in zip(got, ref)
+            ]
+            out[f"sdpa_{dt}_err"] = [
+                (shard_sequence(s_.double() - r, rank, 3, "zigzag")).abs().max().item() for s_, r in zip(sd, ref)
+            ]
+            out[f"ring_{dt}_dtypes"] = [g.dtype for g in got]
     return out
 
 
@@ -175,3 +260,91 @@ def test_counter_reset_and_no_group():
     if not dist.is_initialized():
         with pytest.raises(RuntimeError, match="not initialised"):
             ring_all_reduce(torch.zeros(2))
+
+
+def test_gqa_ring_and_ulysses_equal_one_process_and_send_the_gqa_bytes(runs):
+    """h = 4 query heads, h_kv = 2 K/V heads, P = 2, causal: exact, and the bytes of the GQA closed forms."""
+    b_n_d, b_n_dkv, p = 16 * 16, 16 * 8, 2  # B n d (h d_k = 16) and B n d_kv (h_kv d_k = 8), float64
+    for r in runs[1]:
+        assert r["gqa_ring_err"] < 1e-12 and r["gqa_ulysses_err"] < 1e-12
+        assert r["gqa_ring_bytes"] == 2 * (p - 1) * b_n_dkv * E // p  # only the h_kv heads travel
+        assert r["gqa_ring_bytes_backward"] == (2 * (p - 1) + 2 * p) * b_n_dkv * E // p
+        assert r["gqa_ulysses_bytes"] == (p - 1) * (2 * b_n_d + 2 * b_n_dkv) * E // p**2
+        assert r["gqa_ulysses_bytes_backward"] == r["gqa_ulysses_bytes"]  # backward bytes = forward
+        for scheme in ("ring", "ulysses"):
+            kw = dict(bytes_per_element=E, num_heads=4, kv_heads=2)
+            assert comm_bytes_formula(scheme, 16, 16, p, **kw) == r[f"gqa_{scheme}_bytes"]
+        assert (
+            comm_bytes_formula("ring", 16, 16, p, backward=True, **kw) == r["gqa_ring_bytes_backward"]
+        )
+
+
+def test_ring_vs_ulysses_bytes_the_winner_depends_on_gqa():
+    """Without GQA Ulysses sends less for P > 2 (ratio P/2, equal at P = 2); with Llama 3 70B's GQA
+    (h = 64, h_kv = 8) the ring sends less for every P that divides 8 (ratio P h_kv / (h + h_kv) = P/9)."""
+    n, d, e, gib = 2**17, 8192, 2, 2**30
+    for p in (2, 4, 8):
+        ring = comm_bytes_formula("ring", n, d, p, bytes_per_element=e)
+        uly = comm_bytes_formula("ulysses", n, d, p, bytes_per_element=e)
+        assert abs(ring / uly - p / 2) < 1e-12  # MHA: 2(P-1)/P over 4(P-1)/P^2
+        assert (ring > uly) == (p > 2)
+        ring = comm_bytes_formula("ring", n, d, p, bytes_per_element=e, num_heads=64, kv_heads=8)
+        uly = comm_bytes_formula("ulysses", n, d, p, bytes_per_element=e, num_heads=64, kv_heads=8)
+        assert abs(ring / uly - p / 9) < 1e-12 and ring < uly
+    expected = {2: (0.25, 1.125), 4: (0.375, 0.84375), 8: (0.4375, 0.4921875)}  # GiB, by hand
+    for p, (r_gib, u_gib) in expected.items():
+        kw = dict(bytes_per_element=e, num_heads=64, kv_heads=8)
+        assert comm_bytes_formula("ring", n, d, p, **kw) / gib == r_gib
+        assert comm_bytes_formula("ulysses", n, d, p, **kw) / gib == u_gib
+
+
+def test_unequal_shards_are_refused_on_every_rank(runs):
+    """P = 2, shards of 4 and 2 positions: a ValueError naming the lengths, on both ranks (no hang)."""
+    for r in runs[1]:
+        for key in ("ring_unequal", "ulysses_unequal"):
+            assert "equal shards" in str(r[key]) and "[2, 4]" in str(r[key]), (key, r[key])
+
+
+def test_double_backward_is_refused_on_every_rank(runs):
+    for r in runs[1]:
+        for key in ("ring_double_backward", "ulysses_double_backward"):
+            assert "once_differentiable" in str(r[key]), (key, r[key])
+
+
+def test_head_parallel_backward_is_one_all_reduce_of_dx(runs):
+    """Forward: one all-reduce of the (1, 6, 16) output; backward: one of dX, the same bytes (P = 2)."""
+    one = 2 * (2 - 1) * 6 * 16 * E // 2
+    for r in runs[1]:
+        assert r["head_fwd_bwd"] == ((1, one), (1, one))
+
+
+@pytest.mark.parametrize("dtype", ["torch.float16", "torch.bfloat16"])
+def test_ring_16bit_error_is_within_sdpa_error(runs, dtype):
+    """P = 3, n = 384, causal zigzag: the ring's 16-bit output and gradients (vs float64) are within 1.5 x
+    of PyTorch's SDPA in the same dtype (float32 accumulators, one cast at the end), and keep the dtype."""
+    for r in runs[1][:3]:
+        ring, sdpa = r[f"ring_{dtype}_err"], r[f"sdpa_{dtype}_err"]
+        for what, a, b in zip(("out", "dq", "dk", "dv"), ring, sdpa):
+            assert a <= 1.5 * b, (what, a, b)
+        assert {str(t) for t in r[f"ring_{dtype}_dtypes"]} == {dtype}
+
+
+def _dies(rank: int, world: int) -> int:
+    if rank == 1:
+        os._exit(3)
+    return rank
+
+
+def _ranks(rank: int, world: int) -> tuple[int, int, bool]:
+    return rank, world, dist.is_initialized()
+
+
+def test_a_child_that_dies_is_named():
+    with pytest.raises(RuntimeError, match=r"rank 1 died without reporting a result \(exit code 3\)"):
+        run_on_processes(_dies, 2, timeout=60)
+
+
+def test_spawn_start_method_still_works():
+    assert run_on_processes(_ranks, 2, start_method="spawn") == [(0, 2, True), (1, 2, True)]
+    with pytest.raises(ValueError, match="start_method"):
+        run_on_processes(_ranks, 2, start_method="thread")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import os
 import socket
+import sys
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,10 +31,11 @@ from typing import Any
 import torch
 import torch.distributed as dist
 from torch import nn
+from torch.autograd.function import once_differentiable
 
 from ._checks import _shape, check_positive_int, check_qkv
 from .core import scaled_dot_product_attention
-from .flash import _backward, _forward, merge_attention_partials
+from .flash import _backward, _forward, accumulation_dtype, merge_attention_partials
 from .masks import causal_mask
 from .multi_head import MultiHeadAttention, _merge_heads, _repeat_kv, _split_heads
 
@@ -146,6 +149,7 @@ class _CopyToParallel(torch.autograd.Function):
         return x.view_as(x)
 
     @staticmethod
+    @once_differentiable  # the received halves are not in the graph: a second derivative would be wrong
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
         return ring_all_reduce(grad, ctx.group, ctx.counter), None, None
 
@@ -188,10 +192,11 @@ class HeadParallelAttention(nn.Module):
         q_rows = slice(rank * self.heads * d_k, (rank + 1) * self.heads * d_k)
         kv_rows = slice(rank * self.kv_heads * d_k, (rank + 1) * self.kv_heads * d_k)
         has_bias = mha.q_proj.bias is not None
-        self.q_proj = nn.Linear(mha.d_model, self.heads * d_k, bias=has_bias)
-        self.k_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias)
-        self.v_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias)
-        self.out_proj = nn.Linear(self.heads * d_k, mha.d_model, bias=False)  # W_O[:, this rank's heads]
+        fw = {"device": mha.q_proj.weight.device, "dtype": mha.q_proj.weight.dtype}  # the full layer's
+        self.q_proj = nn.Linear(mha.d_model, self.heads * d_k, bias=has_bias, **fw)
+        self.k_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias, **fw)
+        self.v_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias, **fw)
+        self.out_proj = nn.Linear(self.heads * d_k, mha.d_model, bias=False, **fw)  # W_O[:, this rank's heads]
         self.out_bias = nn.Parameter(mha.out_proj.bias.detach().clone()) if has_bias else None
         with torch.no_grad():
             for mine, full, rows in (
@@ -199,11 +204,9 @@ class HeadParallelAttention(nn.Module):
                 (self.k_proj, mha.k_proj, kv_rows),
                 (self.v_proj, mha.v_proj, kv_rows),
             ):
-                mine.to(full.weight.dtype)
                 mine.weight.copy_(full.weight[rows])
                 if has_bias:
                     mine.bias.copy_(full.bias[rows])
-            self.out_proj.to(mha.out_proj.weight.dtype)
             self.out_proj.weight.copy_(mha.out_proj.weight[:, q_rows])
 
     def forward(self, x: torch.Tensor, causal: bool = False) -> torch.Tensor:
@@ -275,6 +278,34 @@ def _pair_kind(qa: int, qlen: int, ka: int, klen: int, causal: bool) -> str | No
     raise AssertionError("segments are equal-sized and aligned")  # pragma: no cover
 
 
+def _check_equal_shards(q: torch.Tensor, k: torch.Tensor, group: Any, what: str) -> None:
+    """Raise ValueError on every rank if the shards' shapes differ across ranks (they must be equal).
+
+    One all-reduce (MAX) of (shape, -shape) of q and k, 2 x 2 x ndim int64 numbers: a check, not part of the
+    layer's traffic, so it is not recorded in a ``CommCounter``.
+    """
+    shape = torch.tensor([*q.shape, *k.shape], dtype=torch.int64)
+    both = torch.cat([shape, -shape])
+    dist.all_reduce(both, op=dist.ReduceOp.MAX, group=group)
+    hi, lo = both[: len(shape)], -both[len(shape) :]
+    if not torch.equal(hi, lo):
+        n_q = q.ndim - 2
+        raise ValueError(
+            f"{what} needs equal shards on every rank: shard lengths (dim -2) range over "
+            f"[{int(lo[n_q])}, {int(hi[n_q])}] across ranks (this rank: q {_shape(q)}, k {_shape(k)}); "
+            f"pad the sequence to a multiple of the shard count"
+        )
+
+
+def _check_qkv_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
+    """``check_qkv``, also when k, v have fewer (K/V) heads than q in dim -3 (GQA, 4-D tensors)."""
+    if q.ndim == 4 and k.ndim == 4 and v.ndim == 4 and q.shape[1] != k.shape[1]:
+        check_qkv(q, k[:, :1], v[:, :1])  # q's values and dtypes
+        check_qkv(q[:, :1], k, v)  # k's and v's
+    else:
+        check_qkv(q, k, v)
+
+
 def _ring_forward(
     q: torch.Tensor,
     k: torch.Tensor,
@@ -285,23 +316,31 @@ def _ring_forward(
     group: Any,
     counter: CommCounter | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """O (..., n/P, d_v) and L (..., n/P) of this rank's queries over all keys; K/V travel round the ring."""
+    """O (..., h, n/P, d) and L (..., h, n/P) in the accumulation dtype; K/V (h_kv heads) travel round the ring.
+
+    Each block is computed in float32 for 16-bit inputs (``accumulation_dtype``), the partials are merged in
+    float32 and the caller casts once; what travels is K/V in the input dtype, h_kv heads.
+    """
     rank, world = _world(group)
     n = q.shape[-2] * world
+    acc_t = accumulation_dtype(q.dtype)
+    rep = q.shape[-3] // k.shape[-3] if q.ndim >= 3 else 1  # query heads per K/V head (GQA)
+    q32 = q.to(acc_t)
     q_segs = _local_segments(shard_positions(n, rank, world, layout))
     partials: list[tuple[list[torch.Tensor], list[torch.Tensor]]] = [([], []) for _ in q_segs]
-    kv = torch.stack([k, v])  # (2, ..., n/P, d)
+    kv = torch.stack([k, v])  # (2, ..., h_kv, n/P, d), input dtype
     for step in range(world):
         src = (rank - step) % world  # the rank whose K/V shard we hold now
+        k32, v32 = (_repeat_kv(t.to(acc_t), rep) if rep > 1 else t.to(acc_t) for t in (kv[0], kv[1]))
         for (ql, qa, qn), (outs, lses) in zip(q_segs, partials, strict=True):
             for kl, ka, kn in _local_segments(shard_positions(n, src, world, layout)):
                 kind = _pair_kind(qa, qn, ka, kn, causal)
                 if kind is None:
                     continue
                 o, lse = _forward(
-                    q[..., ql : ql + qn, :],
-                    kv[0][..., kl : kl + kn, :],
-                    kv[1][..., kl : kl + kn, :],
+                    q32[..., ql : ql + qn, :],
+                    k32[..., kl : kl + kn, :],
+                    v32[..., kl : kl + kn, :],
                     kind == "diag",
                     max(qn, kn),
                     scale,
@@ -316,8 +355,17 @@ def _ring_forward(
     return torch.cat([m[0] for m in merged], dim=-2), torch.cat([m[1] for m in merged], dim=-1)
 
 
+def _fold_kv(g: torch.Tensor, rep: int) -> torch.Tensor:
+    """Gradient w.r.t. repeated K/V heads (..., h, n, d) -> w.r.t. the h_kv = h / rep originals."""
+    return g if rep == 1 else g.unflatten(-3, (g.shape[-3] // rep, rep)).sum(-3)
+
+
 class _RingAttention(torch.autograd.Function):
-    """Forward: ring of K/V. Backward: a second ring carries (K, V, dK, dV); dK, dV end at their owner."""
+    """Forward: ring of K/V. Backward: a second ring carries K, V and dK, dV; dK, dV end at their owner.
+
+    For 16-bit inputs O, L, the merge and dQ, dK, dV (also the travelling dK, dV) are float32; O and the
+    gradients are cast to the input dtype once, at the end.
+    """
 
     @staticmethod
     def forward(  # type: ignore[override]
@@ -332,22 +380,28 @@ class _RingAttention(torch.autograd.Function):
         counter: Any,
     ) -> torch.Tensor:
         out, lse = _ring_forward(q, k, v, causal, layout, scale, group, counter)
-        ctx.save_for_backward(q, k, v, out, lse)
+        ctx.save_for_backward(q, k, v, out, lse)  # out, lse in the accumulation dtype
         ctx.args = (causal, layout, scale, group, counter)
-        return out
+        return out.to(q.dtype)
 
     @staticmethod
+    @once_differentiable  # hand-written, L treated as a constant: a second derivative raises on every rank
     def backward(ctx: Any, d_out: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
         q, k, v, out, lse = ctx.saved_tensors
         causal, layout, scale, group, counter = ctx.args
         rank, world = _world(group)
         n = q.shape[-2] * world
-        d_out = d_out.contiguous()
-        dq = torch.zeros_like(q)
-        buf = torch.stack([k, v, torch.zeros_like(k), torch.zeros_like(v)])  # (4, ..., n/P, d): K, V, dK, dV
+        acc_t = out.dtype
+        rep = q.shape[-3] // k.shape[-3] if q.ndim >= 3 else 1
+        q32, d_out = q.to(acc_t), d_out.to(acc_t).contiguous()
+        dq = torch.zeros_like(q32)
+        kv = torch.stack([k, v])  # (2, ..., h_kv, n/P, d): K, V in the input dtype
+        dkv = torch.zeros_like(kv, dtype=acc_t)  # (2, ..., h_kv, n/P, d): dK, dV accumulators, float32+
         q_segs = _local_segments(shard_positions(n, rank, world, layout))
+        nxt, prv = (rank + 1) % world, (rank - 1) % world
         for step in range(world):
             src = (rank - step) % world
+            k32, v32 = (_repeat_kv(t.to(acc_t), rep) if rep > 1 else t.to(acc_t) for t in (kv[0], kv[1]))
             for ql, qa, qn in q_segs:
                 qs = slice(ql, ql + qn)
                 for kl, ka, kn in _local_segments(shard_positions(n, src, world, layout)):
@@ -356,9 +410,9 @@ class _RingAttention(torch.autograd.Function):
                         continue
                     ks = slice(kl, kl + kn)
                     gq, gk, gv = _backward(
-                        q[..., qs, :],
-                        buf[0][..., ks, :],
-                        buf[1][..., ks, :],
+                        q32[..., qs, :],
+                        k32[..., ks, :],
+                        v32[..., ks, :],
                         out[..., qs, :],
                         lse[..., qs],
                         d_out[..., qs, :],
@@ -367,14 +421,13 @@ class _RingAttention(torch.autograd.Function):
                         scale,
                     )
                     dq[..., qs, :] += gq
-                    buf[2][..., ks, :] += gk
-                    buf[3][..., ks, :] += gv
-            nxt, prv = (rank + 1) % world, (rank - 1) % world
+                    dkv[0][..., ks, :] += _fold_kv(gk, rep)
+                    dkv[1][..., ks, :] += _fold_kv(gv, rep)
             if step < world - 1:
-                buf = _exchange(buf, nxt, buf, prv, group, counter)
-            elif world > 1:  # the gradients go one more hop, home to the shard's owner
-                buf[2:] = _exchange(buf[2:], nxt, buf[2:], prv, group, counter)
-        return dq, buf[2], buf[3], None, None, None, None, None
+                kv = _exchange(kv, nxt, kv, prv, group, counter)
+            if world > 1:  # dK, dV follow their K, V; after the last block they go one more hop, home
+                dkv = _exchange(dkv, nxt, dkv, prv, group, counter)
+        return dq.to(q.dtype), dkv[0].to(k.dtype), dkv[1].to(v.dtype), None, None, None, None, None
 
 
 def ring_attention(
@@ -387,21 +440,30 @@ def ring_attention(
     scale: float | None = None,
     counter: CommCounter | None = None,
 ) -> torch.Tensor:
-    """This rank's shard q, k, v (..., n/P, d) -> its shard of softmax(q k^T scale) v over the whole sequence.
+    """This rank's shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> its shard of attention (B, h, n/P, d_k).
 
-    ``layout`` says which positions each rank holds (``shard_positions``); it matters only when ``causal``.
-    Exact, forward and backward (custom backward, a second ring). Shards must be equal: n divisible by P
-    (by 2P for zigzag).
+    softmax(q k^T scale) v over the whole sequence. ``layout`` says which positions each rank holds
+    (``shard_positions``); it matters only when ``causal``. Grouped-query attention: k, v may have h_kv heads
+    (h_kv divides h; only those travel); v must have the width of k (d_v = d_k). Exact, forward and backward
+    (custom backward, a second ring; once differentiable). float16 / bfloat16 inputs are accumulated in float32.
+    Shards must be equal on every rank (checked by one small all-reduce): n divisible by P (by 2P for zigzag).
     """
-    check_qkv(q, k, v)
-    if q.shape != k.shape or k.shape != v.shape:
+    _check_qkv_heads(q, k, v)
+    gqa = q.ndim == 4 and k.shape == v.shape and k.ndim == 4 and k.shape[1] != q.shape[1]
+    if gqa and (q.shape[1] % k.shape[1] or q.shape[0] != k.shape[0] or q.shape[2:] != k.shape[2:]):
         raise ValueError(
-            f"ring_attention needs q, k, v shards of one shape (..., n/P, d): got "
-            f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+            f"ring_attention with grouped K/V heads needs q (B, h, n/P, d), k = v (B, h_kv, n/P, d), h_kv "
+            f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+        )
+    if not gqa and (q.shape != k.shape or k.shape != v.shape):
+        raise ValueError(
+            f"ring_attention needs q, k, v shards of one shape (..., n/P, d), or k = v (B, h_kv, n/P, d) "
+            f"with h_kv dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
         )
     if not isinstance(causal, bool):
         raise ValueError(f"causal must be a bool: got {causal!r}")
     _, world = _world(group)
+    _check_equal_shards(q, k, group, "ring_attention")
     shard_positions(q.shape[-2] * world, 0, world, layout)  # validates the layout
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
     if counter is not None:
@@ -426,6 +488,7 @@ class _AllToAll(torch.autograd.Function):
         return torch.cat(all_to_all(list(torch.chunk(x, world, dim=split_dim)), group, counter), dim=cat_dim)
 
     @staticmethod
+    @once_differentiable  # the received parts are not in the graph
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
         split_dim, cat_dim, group, counter = ctx.args
         _, world = _world(group)
@@ -441,28 +504,42 @@ def ulysses_attention(
     causal: bool = False,
     counter: CommCounter | None = None,
 ) -> torch.Tensor:
-    """Contiguous sequence shards q, k, v (B, h, n/P, d_k) -> this rank's shard of attention (B, h, n/P, d_k).
+    """Contiguous sequence shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> this rank's (B, h, n/P, d_k).
 
-    One all-to-all turns the stacked q, k, v into all n positions of h/P heads; attention runs there; one
-    all-to-all turns the output back into n/P positions of all h heads. Needs h divisible by P.
+    One all-to-all turns q into all n positions of h/P heads, one turns the stacked k, v into all n positions
+    of h_kv/P heads (grouped-query attention: h_kv divides h; h_kv = h without it); attention runs there; one
+    all-to-all turns the output back into n/P positions of all h heads. Each rank owns whole heads and this
+    implementation (as the paper) splits them evenly, so P must divide h_kv (and h). Shards must be equal on
+    every rank (checked by one small all-reduce).
     """
-    check_qkv(q, k, v)
-    if q.ndim != 4 or q.shape != k.shape or k.shape != v.shape:
+    _check_qkv_heads(q, k, v)
+    if (
+        q.ndim != 4
+        or k.shape != v.shape
+        or k.ndim != 4
+        or q.shape[0] != k.shape[0]
+        or q.shape[2:] != k.shape[2:]
+        or q.shape[1] % k.shape[1]
+    ):
         raise ValueError(
-            f"ulysses_attention needs q, k, v of one shape (B, h, n/P, d_k): got "
-            f"q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+            f"ulysses_attention needs q (B, h, n/P, d_k) and k, v of one shape (B, h_kv, n/P, d_k), h_kv "
+            f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
         )
     _, world = _world(group)
-    h = q.shape[1]
-    if h % world:
+    _check_equal_shards(q, k, group, "ulysses_attention")
+    h, h_kv = q.shape[1], k.shape[1]
+    if h_kv % world:
         raise ValueError(
-            f"Ulysses needs the number of heads divisible by the world size: got h={h}, P={world} "
-            f"(each rank must own h/P whole heads)"
+            f"this Ulysses splits whole heads evenly, so it needs the (key/value) heads divisible by the "
+            f"world size: got h={h}, h_kv={h_kv}, P={world} (the hard bound is P <= heads)"
         )
-    qkv = _AllToAll.apply(torch.stack([q, k, v]), 2, 3, group, counter)  # (3, B, h/P, n, d_k)
-    assert isinstance(qkv, torch.Tensor)
-    mask = causal_mask(qkv.shape[-2], device=q.device) if causal else None
-    o = scaled_dot_product_attention(qkv[0], qkv[1], qkv[2], mask=mask)  # (B, h/P, n, d_k)
+    qh = _AllToAll.apply(q, 1, 2, group, counter)  # (B, h/P, n, d_k)
+    kv = _AllToAll.apply(torch.stack([k, v]), 2, 3, group, counter)  # (2, B, h_kv/P, n, d_k)
+    assert isinstance(qh, torch.Tensor) and isinstance(kv, torch.Tensor)
+    rep = h // h_kv
+    kh, vh = _repeat_kv(kv[0], rep), _repeat_kv(kv[1], rep)  # (B, h/P, n, d_k): rank j's K/V heads
+    mask = causal_mask(qh.shape[-2], device=q.device) if causal else None
+    o = scaled_dot_product_attention(qh, kh, vh, mask=mask)  # (B, h/P, n, d_k)
     out = _AllToAll.apply(o, 2, 1, group, counter)  # (B, h, n/P, d_k)
     assert isinstance(out, torch.Tensor)
     return out
@@ -479,22 +556,33 @@ def comm_bytes_formula(
     batch: int = 1,
     bytes_per_element: int = 4,
     backward: bool = False,
+    num_heads: int = 1,
+    kv_heads: int | None = None,
 ) -> float:
-    """Bytes one rank sends per attention layer (forward, or backward only), d_model = h d_k, no GQA.
+    """Bytes one rank sends per attention layer (forward, or backward only); d_model = h d_k.
 
-    head: ring all-reduce of (B, n, d): 2(P-1)/P B n d (backward: the same for dX).
-    ring: P-1 hops of K and V shards: 2(P-1) B n d / P (backward: P-1 hops of K, V, dK, dV, one of dK, dV).
-    ulysses: all-to-all of q, k, v then of O, each (P-1)/P of a B n d / P shard: 4(P-1) B n d / P^2 (backward
-    the same).
+    Grouped-query attention: ``kv_heads`` = h_kv of ``num_heads`` = h (default h_kv = h, no GQA); K and V are
+    then (B, n, d_kv) with d_kv = h_kv d_k = d h_kv / h. With e = bytes_per_element:
+
+    head: ring all-reduce of the (B, n, d) output: 2(P-1)/P B n d e (backward: the same, for dX).
+    ring: P-1 hops of a K and a V shard: 2(P-1)/P B n d_kv e. Backward: P-1 hops of K, V and P hops of the
+        dK, dV accumulators, kept in float32 (4 bytes) for 16-bit inputs: (2(P-1) e + 2P e_acc)/P B n d_kv.
+    ulysses: all-to-alls of q (h heads), k, v (h_kv heads) and O (h heads), each sending (P-1)/P of its
+        1/P shard: (P-1)/P^2 B n (2d + 2d_kv) e; backward the same (the reverse all-to-alls).
     """
-    e, bnd, p = bytes_per_element, batch * n * d_model, world
+    e, p = bytes_per_element, world
+    h_kv = num_heads if kv_heads is None else kv_heads
+    bnd = batch * n * d_model
+    bnd_kv = bnd * h_kv / num_heads
     if scheme == "head":
         return 2 * (p - 1) / p * bnd * e
     if scheme == "ring":
-        hops = (4 * (p - 1) + 2 if p > 1 else 0) if backward else 2 * (p - 1)  # shards of B n d / P sent
-        return hops * bnd / p * e
+        if not backward:
+            return 2 * (p - 1) / p * bnd_kv * e
+        e_acc = max(e, 4)  # float32 accumulators for 16-bit inputs
+        return (2 * (p - 1) * e + (2 * p * e_acc if p > 1 else 0)) / p * bnd_kv
     if scheme == "ulysses":
-        return 4 * (p - 1) / p**2 * bnd * e
+        return (p - 1) / p**2 * (2 * bnd + 2 * bnd_kv) * e
     raise ValueError(f"scheme must be 'head', 'ring' or 'ulysses': got {scheme!r}")
 
 
@@ -521,16 +609,37 @@ def _worker(
         queue.put((rank, False, traceback.format_exc()))
 
 
-def run_on_processes(fn: Callable[..., Any], world: int, *args: Any, timeout: float = 120.0) -> list[Any]:
-    """Run ``fn(rank, world, *args)`` on ``world`` spawned CPU processes in one gloo group; results by rank.
+def _default_start_method() -> str:
+    """'fork' where it is safe and cheaper (Linux, no CUDA, no process group in this process), else 'spawn'."""
+    if sys.platform != "linux" or torch.cuda.is_initialized() or dist.is_initialized():
+        return "spawn"
+    return "fork"
 
-    ``fn`` must be importable (a module-level function). A failure on any rank raises RuntimeError with its
-    traceback.
+
+def run_on_processes(
+    fn: Callable[..., Any],
+    world: int,
+    *args: Any,
+    timeout: float = 120.0,
+    start_method: str | None = None,
+) -> list[Any]:
+    """Run ``fn(rank, world, *args)`` on ``world`` CPU processes in one gloo group; results by rank.
+
+    ``start_method``: 'fork' (children inherit the imported torch: no re-import) or 'spawn' (fresh
+    interpreters; ``fn`` must be importable, a module-level function). None picks 'fork' on Linux when this
+    process has neither CUDA nor a process group initialised, else 'spawn'. A failure on any rank raises
+    RuntimeError with its traceback; a child that dies without reporting raises RuntimeError naming its rank
+    and exit code; ``timeout`` seconds without any result raises TimeoutError.
     """
+    import queue as queue_mod
+
     import torch.multiprocessing as mp
 
     world = check_positive_int(world, "world")
-    ctx = mp.get_context("spawn")
+    method = _default_start_method() if start_method is None else start_method
+    if method not in ("fork", "spawn", "forkserver"):
+        raise ValueError(f"start_method must be 'fork', 'spawn' or 'forkserver': got {start_method!r}")
+    ctx = mp.get_context(method)
     queue = ctx.Queue()
     port = _free_port()
     procs = [
@@ -541,13 +650,25 @@ def run_on_processes(fn: Callable[..., Any], world: int, *args: Any, timeout: fl
     results: dict[int, Any] = {}
     errors = []
     try:
-        for _ in range(world):
-            rank, ok, value = queue.get(timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while len(results) < world and not errors:
+            try:
+                rank, ok, value = queue.get(timeout=0.2)
+            except queue_mod.Empty:
+                dead = [
+                    (r, p.exitcode) for r, p in enumerate(procs) if r not in results and p.exitcode not in (None, 0)
+                ]
+                if dead:
+                    r, code = dead[0]
+                    errors.append(f"rank {r} died without reporting a result (exit code {code})")
+                elif time.monotonic() > deadline:
+                    missing = [r for r in range(world) if r not in results]
+                    raise TimeoutError(f"no result from ranks {missing} within {timeout} s") from None
+                continue
             if ok:
                 results[rank] = value
             else:
                 errors.append(f"rank {rank}:\n{value}")
-                break
     finally:
         for p in procs:
             p.join(timeout=5 if not errors else 0.5)
