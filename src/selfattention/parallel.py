@@ -6,13 +6,15 @@ Every byte moves through one point-to-point primitive (a batched ``dist.isend`` 
 
 - ``HeadParallelAttention`` (Megatron-LM, Shoeybi 2019): Q/K/V column-parallel (each rank owns h/P heads), W_O
   row-parallel, one all-reduce of the (B, n, d_model) output per forward (and one of dX in backward).
-- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards travel round the ring; the
-  partial outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom backward: a second
-  ring carries K, V and their gradient accumulators (FlashAttention block backward, ``flash._backward``).
-- ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards, full
-  attention on h/P heads, all-to-all back.
+- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards (h_kv heads with GQA) travel round
+  the ring; the partial outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom
+  backward: a second ring carries K, V and their gradient accumulators (FlashAttention block backward,
+  ``flash._backward``). 16-bit inputs are accumulated in float32 (as zhuzilin/ring-flash-attention does).
+- ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards (q with
+  h heads, k and v with h_kv), full attention on h/P heads, all-to-all back.
 
-Tensors are (B, h, n, d_k); a rank's shard holds n/P positions given by ``shard_positions``.
+Tensors are (B, h, n, d_k) (k, v: (B, h_kv, n, d_k)); a rank's shard holds n/P positions given by
+``shard_positions``. Every custom backward is once differentiable: a second derivative raises on every rank.
 """
 
 from __future__ import annotations
@@ -715,7 +717,9 @@ def compare_schemes(
     y = tp(xt)
     res["head_all_reduces"] = c.calls["all_reduce"]
     res["head_bytes"] = c.bytes_sent
+    c.reset()
     (y * d_y).sum().backward()
+    res["head_bwd"] = (c.calls["all_reduce"], c.bytes_sent)  # all-reduces and bytes of the backward
     res["head_err"] = (y - mha(x)).abs().max().item()
     rows = slice(rank * (h // world) * d_k, (rank + 1) * (h // world) * d_k)
     assert mha.q_proj.weight.grad is not None and mha.out_proj.weight.grad is not None and xr.grad is not None
@@ -759,7 +763,9 @@ def compare_schemes(
     c = CommCounter()
     o = ulysses_attention(qs, ks, vs, group, causal=True, counter=c)
     res["ulysses_bytes"] = c.bytes_sent
+    c.bytes_sent = 0
     (o * shard_sequence(d_o, rank, world)).sum().backward()
+    res["ulysses_bytes_backward"] = c.bytes_sent
     res["ulysses_err"] = (o - shard_sequence(ref, rank, world)).abs().max().item()
     res["ulysses_grad_err"] = max(
         (g.grad - shard_sequence(f.grad, rank, world)).abs().max().item()  # type: ignore[operator]
