@@ -108,7 +108,7 @@ def _more(rank: int, world: int) -> dict[str, object]:
         out[f"gqa_{name}_bytes_backward"] = c.bytes_sent
         got = [o, *(t.grad for t in sh)]
         out[f"gqa_{name}_err"] = max(
-            (g - shard_sequence(r, pr, 2, layout)).abs().max().item() for g, r in zip(got, ref)
+            (g - shard_sequence(r, pr, 2, layout)).abs().max().item() for g, r in zip(got, ref, strict=True)
         )
         sh = [t.detach().requires_grad_() for t in sh]  # double backward: refused on every rank
         o = ring_attention(*sh, pair) if name == "ring" else ulysses_attention(*sh, pair)
@@ -148,10 +148,12 @@ def _more(rank: int, world: int) -> dict[str, object]:
             (o * shard_sequence(do3.to(dt), rank, 3, "zigzag")).sum().backward()
             got = [o, *(t.grad for t in sh)]
             out[f"ring_{dt}_err"] = [
-                (g.double() - shard_sequence(r, rank, 3, "zigzag")).abs().max().item() for g, r in zip(got, ref)
+                (g.double() - shard_sequence(r, rank, 3, "zigzag")).abs().max().item()
+                for g, r in zip(got, ref, strict=True)
             ]
             out[f"sdpa_{dt}_err"] = [
-                (shard_sequence(s_.double() - r, rank, 3, "zigzag")).abs().max().item() for s_, r in zip(sd, ref)
+                (shard_sequence(s_.double() - r, rank, 3, "zigzag")).abs().max().item()
+                for s_, r in zip(sd, ref, strict=True)
             ]
             out[f"ring_{dt}_dtypes"] = [g.dtype for g in got]
     return out
@@ -274,9 +276,7 @@ def test_gqa_ring_and_ulysses_equal_one_process_and_send_the_gqa_bytes(runs):
         for scheme in ("ring", "ulysses"):
             kw = dict(bytes_per_element=E, num_heads=4, kv_heads=2)
             assert comm_bytes_formula(scheme, 16, 16, p, **kw) == r[f"gqa_{scheme}_bytes"]
-        assert (
-            comm_bytes_formula("ring", 16, 16, p, backward=True, **kw) == r["gqa_ring_bytes_backward"]
-        )
+        assert comm_bytes_formula("ring", 16, 16, p, backward=True, **kw) == r["gqa_ring_bytes_backward"]
 
 
 def test_ring_vs_ulysses_bytes_the_winner_depends_on_gqa():
@@ -324,7 +324,7 @@ def test_ring_16bit_error_is_within_sdpa_error(runs, dtype):
     of PyTorch's SDPA in the same dtype (float32 accumulators, one cast at the end), and keep the dtype."""
     for r in runs[1][:3]:
         ring, sdpa = r[f"ring_{dtype}_err"], r[f"sdpa_{dtype}_err"]
-        for what, a, b in zip(("out", "dq", "dk", "dv"), ring, sdpa):
+        for what, a, b in zip(("out", "dq", "dk", "dv"), ring, sdpa, strict=True):
             assert a <= 1.5 * b, (what, a, b)
         assert {str(t) for t in r[f"ring_{dtype}_dtypes"]} == {dtype}
 

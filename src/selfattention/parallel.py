@@ -6,12 +6,12 @@ Every byte moves through one point-to-point primitive (a batched ``dist.isend`` 
 
 - ``HeadParallelAttention`` (Megatron-LM, Shoeybi 2019): Q/K/V column-parallel (each rank owns h/P heads), W_O
   row-parallel, one all-reduce of the (B, n, d_model) output per forward (and one of dX in backward).
-- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards (h_kv heads with GQA) travel round
-  the ring; the partial outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom
+- ``ring_attention`` (Liu 2023): each rank keeps its query shard; K/V shards (h_kv heads with GQA) travel
+  round the ring; the partial outputs are merged by log-sum-exp (``merge_attention_partials``). Exact. Custom
   backward: a second ring carries K, V and their gradient accumulators (FlashAttention block backward,
   ``flash._backward``). 16-bit inputs are accumulated in float32 (as zhuzilin/ring-flash-attention does).
-- ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards (q with
-  h heads, k and v with h_kv), full attention on h/P heads, all-to-all back.
+- ``ulysses_attention`` (DeepSpeed-Ulysses, Jacobs 2023): all-to-all from sequence shards to head shards
+  (q with h heads, k and v with h_kv), full attention on h/P heads, all-to-all back.
 
 Tensors are (B, h, n, d_k) (k, v: (B, h_kv, n, d_k)); a rank's shard holds n/P positions given by
 ``shard_positions``. Every custom backward is once differentiable: a second derivative raises on every rank.
@@ -198,7 +198,9 @@ class HeadParallelAttention(nn.Module):
         self.q_proj = nn.Linear(mha.d_model, self.heads * d_k, bias=has_bias, **fw)
         self.k_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias, **fw)
         self.v_proj = nn.Linear(mha.d_model, self.kv_heads * d_k, bias=has_bias, **fw)
-        self.out_proj = nn.Linear(self.heads * d_k, mha.d_model, bias=False, **fw)  # W_O[:, this rank's heads]
+        self.out_proj = nn.Linear(
+            self.heads * d_k, mha.d_model, bias=False, **fw
+        )  # W_O[:, this rank's heads]
         self.out_bias = nn.Parameter(mha.out_proj.bias.detach().clone()) if has_bias else None
         with torch.no_grad():
             for mine, full, rows in (
@@ -318,7 +320,7 @@ def _ring_forward(
     group: Any,
     counter: CommCounter | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """O (..., h, n/P, d) and L (..., h, n/P) in the accumulation dtype; K/V (h_kv heads) travel round the ring.
+    """O (..., h, n/P, d) and L (..., h, n/P) in the accumulation dtype; K/V travel round the ring.
 
     Each block is computed in float32 for 16-bit inputs (``accumulation_dtype``), the partials are merged in
     float32 and the caller casts once; what travels is K/V in the input dtype, h_kv heads.
@@ -442,12 +444,12 @@ def ring_attention(
     scale: float | None = None,
     counter: CommCounter | None = None,
 ) -> torch.Tensor:
-    """This rank's shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> its shard of attention (B, h, n/P, d_k).
+    """This rank's shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> its attention (B, h, n/P, d_k).
 
     softmax(q k^T scale) v over the whole sequence. ``layout`` says which positions each rank holds
     (``shard_positions``); it matters only when ``causal``. Grouped-query attention: k, v may have h_kv heads
     (h_kv divides h; only those travel); v must have the width of k (d_v = d_k). Exact, forward and backward
-    (custom backward, a second ring; once differentiable). float16 / bfloat16 inputs are accumulated in float32.
+    (custom backward, a second ring; once differentiable). float16 / bfloat16 inputs accumulate in float32.
     Shards must be equal on every rank (checked by one small all-reduce): n divisible by P (by 2P for zigzag).
     """
     _check_qkv_heads(q, k, v)
@@ -506,7 +508,7 @@ def ulysses_attention(
     causal: bool = False,
     counter: CommCounter | None = None,
 ) -> torch.Tensor:
-    """Contiguous sequence shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> this rank's (B, h, n/P, d_k).
+    """Contiguous shards q (B, h, n/P, d_k), k, v (B, h_kv, n/P, d_k) -> this rank's (B, h, n/P, d_k).
 
     One all-to-all turns q into all n positions of h/P heads, one turns the stacked k, v into all n positions
     of h_kv/P heads (grouped-query attention: h_kv divides h; h_kv = h without it); attention runs there; one
@@ -612,7 +614,7 @@ def _worker(
 
 
 def _default_start_method() -> str:
-    """'fork' where it is safe and cheaper (Linux, no CUDA, no process group in this process), else 'spawn'."""
+    """'fork' where it is safe and cheaper (Linux, no CUDA, no process group here), else 'spawn'."""
     if sys.platform != "linux" or torch.cuda.is_initialized() or dist.is_initialized():
         return "spawn"
     return "fork"
@@ -658,7 +660,9 @@ def run_on_processes(
                 rank, ok, value = queue.get(timeout=0.2)
             except queue_mod.Empty:
                 dead = [
-                    (r, p.exitcode) for r, p in enumerate(procs) if r not in results and p.exitcode not in (None, 0)
+                    (r, p.exitcode)
+                    for r, p in enumerate(procs)
+                    if r not in results and p.exitcode not in (None, 0)
                 ]
                 if dead:
                     r, code = dead[0]
