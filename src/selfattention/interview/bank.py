@@ -49,6 +49,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "12_attention_at_scale": {
         "number": 12, "en": "Attention at LLM scale", "zh": "大模型规模下的注意力",
     },
+    "15_parallel": {
+        "number": 15, "en": "Attention across devices", "zh": "跨设备的注意力",
+    },
 }
 
 LEVELS: tuple[str, ...] = ("basic", "follow-up", "deep")
