@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from .language import split_misconception
 from .matcher import MatchResult, Tell, check_answer, parse_pattern
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster
@@ -381,15 +382,6 @@ def _blocks(blocks: Any, n_points: int, name: str, where: str) -> tuple[int, ...
         last = n_points - 1
         raise BankError(f"{where}: '{name}.blocks' must list key point indices 0..{last}, got {blocks!r}")
     return tuple(blocks)
-
-
-_MYTH_END = {"en": re.compile(r"(?<=[.?!])\s+"), "zh": re.compile(r"(?<=[。？！])")}
-
-
-def split_misconception(text: str, lang: str) -> tuple[str, str]:
-    """A misconception's text is "Myth. Correction."; return (myth, correction), correction '' when absent."""
-    parts = _MYTH_END[lang].split(text.strip(), maxsplit=1)
-    return parts[0].strip(), (parts[1].strip() if len(parts) > 1 else "")
 
 
 def card_files(directory: Path | None = None) -> list[Path]:

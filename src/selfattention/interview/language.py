@@ -32,7 +32,9 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["Clause", "clauses", "units_of", "phrase_units", "has_cjk", "SYNONYMS_FILE"]
+__all__ = [
+    "Clause", "clauses", "units_of", "phrase_units", "has_cjk", "split_misconception", "SYNONYMS_FILE",
+]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 
@@ -289,3 +291,12 @@ def clauses(text: str) -> list[Clause]:
             if units:
                 out.append(Clause(part, units, s))
     return out
+
+
+_MYTH_END = {"en": re.compile(r"(?<=[.?!])\s+"), "zh": re.compile(r"(?<=[。？！])")}
+
+
+def split_misconception(text: str, lang: str) -> tuple[str, str]:
+    """A misconception's text is "Myth. Correction."; return (myth, correction), correction '' when absent."""
+    parts = _MYTH_END[lang].split(text.strip(), maxsplit=1)
+    return parts[0].strip(), (parts[1].strip() if len(parts) > 1 else "")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from .language import Unit, clauses, phrase_units, units_of
+from .language import Unit, clauses, phrase_units, split_misconception, units_of
 from .matcher import parse_pattern
 
 __all__ = ["claims_for_point", "myth_patterns", "content_words"]
@@ -155,8 +155,6 @@ _CONTRAST = {"@sqrt", "@row", "@column", "@query", "@key", "d_k", "d_model", "@b
 
 def myth_patterns(tells: Sequence[str], text: dict[str, str]) -> list[str]:
     """Order-free concept patterns from a myth's tells; concepts only its correction names must be absent."""
-    from .bank import split_misconception
-
     absent: set[str] = set()
     for lang in ("en", "zh"):
         myth, fix = split_misconception(text[lang], lang)
