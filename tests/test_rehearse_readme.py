@@ -26,7 +26,7 @@ def test_readme_example_answer_scores_what_the_readme_shows(tmp_path, monkeypatc
     session = _readme_session()
     argv = session.splitlines()[0].removeprefix("$ attention-rehearse").split()
     answer = re.search(r"^> \(answer aloud[^)]*\) (.+)$", session, flags=re.M).group(1)
-    shown = [ln for ln in session.splitlines() if re.match(r"  \[[x ]\] ", ln)]
+    shown = [ln for ln in session.splitlines() if re.match(r" ?\d+ \[[x ]\] ", ln)]
     score = re.search(r"^Your typed answer mentions .*$", session, flags=re.M).group(0)
     assert len(shown) == 6 and "4/6" in score
 
@@ -37,7 +37,7 @@ def test_readme_example_answer_scores_what_the_readme_shows(tmp_path, monkeypatc
     capsys.readouterr()
     assert main([*argv, "--plain"]) == 0
     out = capsys.readouterr().out
-    got = [ln for ln in out.splitlines() if re.match(r"  \[[x ]\] ", ln)]
+    got = [ln for ln in out.splitlines() if re.match(r" ?\d+ \[[x ]\] ", ln)]
     assert got == shown
     assert score in out.splitlines()
 
@@ -71,7 +71,7 @@ def test_a_stated_myth_is_shown_with_its_correction_and_does_not_count(tmp_path,
 def test_a_chinese_answer_is_checked_in_chinese(tmp_path, monkeypatch, capsys) -> None:
     answer = "因为点积的方差随 d_k 增长，softmax 会饱和，梯度消失，所以除以根号 d_k"
     argv = ["--chapter", "3", "--limit", "1", "--lang", "zh"]
-    out = _study(argv, f"{answer}\n\n3\n", tmp_path, monkeypatch, capsys)
+    out = _study(argv, f"{answer}\n\ns\n3\n", tmp_path, monkeypatch, capsys)  # s: spoken answer and myths
     assert "你的回答提到了 4/5 个要点（关键词检查：只看用词，不看理解）。" in out.splitlines()
-    assert "  [ ] 除以 √d_k 对任意 d_k 恢复单位方差，相当于固定的温度。" in out.splitlines()
+    assert " 5 [ ] 除以 √d_k 对任意 d_k 恢复单位方差，相当于固定的温度。" in out.splitlines()
     assert "  ! 误区：是除以 d_k。" in out.splitlines()
