@@ -21,13 +21,16 @@ from pathlib import Path
 import fsrs
 import pexpect
 import pytest
-from test_rehearse_cli import FIXTURE_IDS, NOW, T0, _db_rows, _run_piped, _spawn, cards_dir, env, term  # noqa: F401
+import test_rehearse_cli as _cli
 
 from selfattention.interview import bank
 from selfattention.interview.grader import CheckResult, GradeReport, format_report
 from selfattention.interview.rehearse import main
 from selfattention.interview.render import UI, _human_delta, terminal_text
 from selfattention.interview.store import Store
+
+T0, _db_rows, _run_piped, _spawn = _cli.T0, _cli._db_rows, _cli._run_piped, _cli._spawn
+cards_dir, env, term = _cli.cards_dir, _cli.env, _cli.term  # the fixtures (a fixture bank, pinned now, a pty)
 
 
 def _err_line(capsys: pytest.CaptureFixture) -> str:
@@ -38,7 +41,7 @@ def _err_line(capsys: pytest.CaptureFixture) -> str:
     return lines[0]
 
 
-# -- export-anki and drill: a folder or an unwritable place is one clear line, exit 1 ------------------------
+# -- export-anki and drill: a folder or an unwritable place is one clear line, exit 1 ----------------------
 def test_export_anki_to_a_folder_or_an_unwritable_place_is_one_line(env, tmp_path, capsys) -> None:
     folder = tmp_path / "decks"
     folder.mkdir()
@@ -88,7 +91,7 @@ def test_locked_file_says_so_at_once_and_ctrl_c_stops_the_wait_at_once(tmp_path)
     assert stopped < 3.0, stopped  # Ctrl-C at 2 s stops within a second (was ~10 s: blocked in C)
 
 
-# -- the local day: rollover at 4 am local (configurable), times in local time --------------------------------
+# -- the local day: rollover at 4 am local (configurable), times in local time -----------------------------
 @pytest.fixture()
 def beijing(monkeypatch):
     monkeypatch.setenv("TZ", "Asia/Shanghai")
@@ -122,7 +125,7 @@ def test_new_card_day_turns_at_4_am_local_not_at_utc_midnight(env, monkeypatch, 
         assert s.new_today(datetime(2026, 1, 5, 21, 30, tzinfo=UTC), 6) == 1  # 05:30 < 06:00
 
 
-# -- the new-card limit: explained when it blocks; cards first met in mock do not count -----------------------
+# -- the new-card limit: explained when it blocks; cards first met in mock do not count --------------------
 def test_new_card_limit_is_explained_and_mock_does_not_use_it(env, monkeypatch, capsys) -> None:
     argv = ["mock", "--chapter", "3", "--seed", "0", "--rounds", "1", "--plain"]
     out = _run_piped(argv, "\n3\n", monkeypatch, capsys)
@@ -178,7 +181,7 @@ def test_grade_report_in_chinese_and_wrapped_at_word_boundaries(tmp_path) -> Non
     assert len(fail) >= 2 and all(w in words for ln in fail for w in ln.replace("->", "").split())
 
 
-# -- wrapping at word boundaries: --help epilog and drill --list at 80 columns -----------------------------------
+# -- wrapping at word boundaries: --help epilog and drill --list at 80 columns -----------------------------
 def _words_whole(lines: list[str], source: str) -> None:
     words = set(source.split())
     broken = [w for ln in lines for w in ln.split() if w not in words]
@@ -208,7 +211,7 @@ def test_help_epilog_and_drill_list_wrap_at_word_boundaries(monkeypatch, capsys)
     _words_whole(lines, " ".join(f"{d.name} {d.title}: {d.summary}" for d in DRILLS.values()))
 
 
-# -- --cards with one copied chapter; YAML errors name the file -----------------------------------------------
+# -- --cards with one copied chapter; YAML errors name the file --------------------------------------------
 def test_one_copied_chapter_loads_and_yaml_errors_name_the_file(tmp_path) -> None:
     d = tmp_path / "mine"
     d.mkdir()
@@ -232,7 +235,7 @@ def test_one_copied_chapter_loads_and_yaml_errors_name_the_file(tmp_path) -> Non
         bank.load_cards(d)
 
 
-# -- a refused database gets nothing created beside it -------------------------------------------------------
+# -- a refused database gets nothing created beside it -----------------------------------------------------
 @pytest.mark.parametrize("command", [["stats"], ["list"], []])
 def test_refused_database_gets_no_wal_or_shm_files(tmp_path, capsys, command) -> None:
     db = tmp_path / "p.sqlite3"
@@ -248,7 +251,7 @@ def test_refused_database_gets_no_wal_or_shm_files(tmp_path, capsys, command) ->
     assert sorted(os.listdir(tmp_path)) == before == ["p.sqlite3"]
 
 
-# -- undo of the last rating ----------------------------------------------------------------------------------
+# -- undo of the last rating -------------------------------------------------------------------------------
 def test_undo_takes_back_the_last_rating_and_asks_again(env, monkeypatch, capsys) -> None:
     out = _run_piped(["--plain", "--limit", "2"], "\n3\n\nu\n\n1\n\nq\n", monkeypatch, capsys)
     assert "Undone: fx-scale (good) is taken back; it is asked again." in out
@@ -260,7 +263,7 @@ def test_undo_takes_back_the_last_rating_and_asks_again(env, monkeypatch, capsys
     assert "Nothing to undo yet." in out  # the first card of a session: nothing of this session to undo
 
 
-# -- automatic backups --------------------------------------------------------------------------------------
+# -- automatic backups -------------------------------------------------------------------------------------
 def test_progress_file_is_backed_up_before_each_session_keeping_five(env, monkeypatch, capsys) -> None:
     db = Path(env["ATTENTION_REHEARSE_DB"])
     for k in range(7):
@@ -273,7 +276,7 @@ def test_progress_file_is_backed_up_before_each_session_keeping_five(env, monkey
     con.close()
 
 
-# -- one key rates; Enter = good; interval previews --------------------------------------------------------------
+# -- one key rates; Enter = good; interval previews --------------------------------------------------------
 def test_one_key_rates_without_enter_and_enter_is_good(env, term) -> None:
     t = _spawn(term, ["--limit", "2"])
     t.expect(r"Enter on an empty line reveals")
@@ -296,7 +299,7 @@ def test_one_key_rates_without_enter_and_enter_is_good(env, term) -> None:
     assert [r[1] for r in reviews] == [4, 3]
 
 
-# -- the reveal fits 80x24: question, short answer, key points and the rating prompt on one screen (tmux) ---------
+# -- the reveal fits 80x24: question, short answer, key points and the rating prompt on one screen (tmux) --
 def _tmux_screen(tmp_path: Path, lang: str, chapter: str, typed: str) -> list[str]:
     sock = f"rehearse-{os.getpid()}-{lang}"
     env = {k: v for k, v in os.environ.items() if k != "ATTENTION_REHEARSE_CARDS"}

@@ -42,7 +42,8 @@ started in study since then (cards first met in a mock interview do not count: a
 itself); learning cards due within 20 min come into the session.
 
 what the typed-answer check can and cannot judge:
-  If you type an answer, each key point counts as covered when one of its keywords appears (case-insensitive, \
+  If you type an answer, each key point counts as covered when one of its keywords appears \
+(case-insensitive, \
 simple normalisation, √ read as sqrt, plain English endings like -s/-ed/-ing allowed). It matches WORDS, \
 not understanding: "we do not scale by sqrt(d_k)" still covers the sqrt point, and a correct paraphrase \
 with other words is reported missed. Use it as a checklist of what to mention, and rate yourself honestly.

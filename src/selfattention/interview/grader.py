@@ -213,12 +213,14 @@ _GRADE_TEXT = {  # the grader's frame in English and 中文 (the check names and
     "grading": ("Grading {name} — drill '{drill}': {title}", "评分 {name} — 练习 '{drill}'：{title}"),
     "same": ("(same reason as above)", "（原因同上）"),
     "printed": (
-        "Your code printed (last {n} line(s), at most {max}):", "你的代码输出了（最后 {n} 行，最多 {max} 行）："
+        "Your code printed (last {n} line(s), at most {max}):",
+        "你的代码输出了（最后 {n} 行，最多 {max} 行）：",
     ),
     "passed": ("{n}/{total} checks passed", "通过 {n}/{total} 项检查"),
     "all_good": (" — all good.", " — 全部通过。"),
     "wrote": (
-        "wrote the '{name}' scaffold ({title}) to {out}\nfill it in, then run: attention-rehearse grade {out}",
+        "wrote the '{name}' scaffold ({title}) to {out}\n"
+        "fill it in, then run: attention-rehearse grade {out}",
         "已把练习 '{name}'（{title}）的框架写入 {out}\n填好后运行：attention-rehearse grade {out}",
     ),
     "exists": (

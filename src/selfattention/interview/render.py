@@ -45,7 +45,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "key_points": ("Key points (you took {seconds:.0f} s):", "要点（用时 {seconds:.0f} 秒）："),
     "key_points_typed": (
-        "Your typed answer mentions {covered}/{total} key points ({seconds:.0f} s; words, not understanding):",
+        "Your typed answer mentions {covered}/{total} key points "
+        "({seconds:.0f} s; words, not understanding):",
         "你的回答提到了 {covered}/{total} 个要点（用时 {seconds:.0f} 秒；只看用词，不看理解）：",
     ),
     "saved": (

@@ -16,7 +16,6 @@ from . import bank
 from .matcher import MatchResult
 from .render import UI, _human_delta, display_width, interval_label, terminal_text, truncate
 from .schedule import (
-    RATINGS,
     _filter,
     _now,
     _ordered,
@@ -151,7 +150,9 @@ def _show_spoken(ui: UI, card: bank.Card, lang: str) -> None:
     """On demand (s): the spoken answer and the common misconceptions."""
     zh = lang == "zh"
     ui.block(
-        "Say it like this (60-90 s)" if not zh else "面试时可以这样答", terminal_text(card.spoken[lang]), "green"
+        "Say it like this (60-90 s)" if not zh else "面试时可以这样答",
+        terminal_text(card.spoken[lang]),
+        "green",
     )
     if card.misconceptions:
         ui.say("Watch out:" if not zh else "常见误区：", style="bold")
@@ -185,7 +186,8 @@ def _show_reveal(
             ui.say(f"{i + 1:>2} {mark} {terminal_text(point)}")
         else:
             hit = i in result.covered
-            ui.say(f"{i + 1:>2} {ui.ok if hit else ui.no} {terminal_text(point)}", style="green" if hit else "red")
+            mark = ui.ok if hit else ui.no
+            ui.say(f"{i + 1:>2} {mark} {terminal_text(point)}", style="green" if hit else "red")
     if result is not None:
         for j in result.stated:
             myth, fix = bank.split_misconception(card.misconceptions[j][lang], lang)
@@ -237,7 +239,8 @@ def _ask_card(
     if ui.plain:
         ui.block(title, terminal_text(card.question[lang]), "cyan")
     else:  # no frame: question, reveal and rating prompt fit in 24 rows
-        ui.say(f"{title}{'：' if lang == 'zh' else ': '}{terminal_text(card.question[lang])}", style="bold cyan")
+        colon = "：" if lang == "zh" else ": "
+        ui.say(f"{title}{colon}{terminal_text(card.question[lang])}", style="bold cyan")
     if budget is not None:
         ui.say(ui.t("time_budget", budget=budget), style="dim")
     timer = None
@@ -265,7 +268,8 @@ def _ask_card(
     result = _show_reveal(ui, card, lang, typed, cards, seconds)
     now = _now()
     state = store.fsrs_card(card.id, now)
-    rating = _ask_rating(ui, _previews(ui, sched, state, now), card, lang, can_undo=mode == "study" and bool(session.undo))
+    can_undo = mode == "study" and bool(session.undo)
+    rating = _ask_rating(ui, _previews(ui, sched, state, now), card, lang, can_undo=can_undo)
     now = _now()
     new_state, _log = sched.review_card(
         state, fsrs.Rating(rating), review_datetime=now, review_duration=int(seconds * 1000)

@@ -483,7 +483,9 @@ class Store:
             "SELECT r.reviewed_at, r.mode FROM reviews r JOIN "
             "(SELECT card_id, MIN(id) AS first FROM reviews GROUP BY card_id) f ON r.id = f.first"
         ).fetchall()
-        return sum(1 for at, mode in firsts if mode in modes and start <= _utc(datetime.fromisoformat(at)) < end)
+        return sum(
+            1 for at, mode in firsts if mode in modes and start <= _utc(datetime.fromisoformat(at)) < end
+        )
 
     def count_reviews(self) -> int:
         """Number of stored answers."""
