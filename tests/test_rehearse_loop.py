@@ -383,3 +383,29 @@ def test_every_card_s_reveal_fits_24_rows_at_80_columns() -> None:
     over = {k: n for k, n in rows.items() if n > 24}
     assert not over, over
     assert max(rows.values()) >= 20  # the measure is not vacuous: the longest reveal is close to the limit
+
+
+def test_plain_mock_summary_in_an_80_column_terminal_wraps_at_word_boundaries(tmp_path) -> None:
+    """--plain in a real terminal (no rich): the mock summary and the rest wrap at word boundaries instead of
+    being cut mid-word by the terminal."""
+    e = {k: v for k, v in os.environ.items() if k != "ATTENTION_REHEARSE_CARDS"}
+    e.update(ATTENTION_REHEARSE_DB=str(tmp_path / "p.sqlite3"), COLUMNS="80", NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "selfattention.rehearse", "mock", "--plain", "--chapter", "3",
+                                           "--rounds", "2", "--seed", "1"],
+                          env=e, encoding="utf-8", timeout=60, dimensions=(24, 80))
+    for _ in range(2):
+        child.expect("Enter on an empty line reveals")
+        child.sendline("")
+        child.expect("How did it go")
+        child.sendline("3")
+    child.expect(pexpect.EOF)
+    child.close()
+    text = child.before.replace("\r", "")
+    summary = text.split("== Mock interview summary ==")[1].splitlines()
+    assert all(len(ln) <= 80 for ln in text.splitlines()), max(text.splitlines(), key=len)
+    cards = {c.id: c for c in bank.load_cards()}
+    source = " ".join(f"{terminal_text(c.question['en'])} ({c.id}): s, rated good 0 of 2 answer(s) over the 90 "
+                      "s budget." for c in cards.values())
+    words = set(source.split()) | {f"{n}" for n in range(100)}
+    broken = [w for ln in summary for w in ln.split() if w not in words and not w.rstrip(",").isdigit()]
+    assert not broken, (broken, summary)

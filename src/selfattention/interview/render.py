@@ -373,6 +373,11 @@ class UI:
                 import readline  # noqa: F401
             except ImportError:  # Windows without pyreadline: plain input() still works
                 pass
+        self.width: int | None = None  # --plain in a terminal: wrap at word boundaries (the terminal would cut)
+        if plain and sys.stdout.isatty():
+            import shutil
+
+            self.width = max(20, shutil.get_terminal_size().columns)
         self.ok = "[x]" if plain else "✓"
         self.no = "[ ]" if plain else "✗"
 
@@ -400,7 +405,7 @@ class UI:
 
     def say(self, text: str = "", style: str | None = None) -> None:
         if self.console is None:
-            print(text, flush=True)
+            print(text if self.width is None else self._wrapped(text, self.width), flush=True)
         else:
             from rich.text import Text
 
@@ -415,7 +420,7 @@ class UI:
 
     def block(self, title: str, body: str, style: str = "") -> None:
         if self.console is None:
-            print(f"-- {title} --\n{body}", flush=True)
+            print(f"-- {title} --\n{body if self.width is None else self._wrapped(body, self.width)}", flush=True)
         else:
             from rich.panel import Panel
             from rich.text import Text
