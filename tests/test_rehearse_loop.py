@@ -255,6 +255,7 @@ def test_refused_database_gets_no_wal_or_shm_files(tmp_path, capsys, command) ->
 def test_undo_takes_back_the_last_rating_and_asks_again(env, monkeypatch, capsys) -> None:
     out = _run_piped(["--plain", "--limit", "2"], "\n3\n\nu\n\n1\n\nq\n", monkeypatch, capsys)
     assert "Undone: fx-scale (good) is taken back; it is asked again." in out
+    assert out.count("== [1/2] ch.3 · basic · fx-scale ==") == 2 and "back (last: good)" not in out
     reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 1)]  # the good is gone, the again stays
     assert datetime.fromisoformat(cards["fx-scale"][0]) == T0 + timedelta(minutes=1)
@@ -409,3 +410,8 @@ def test_plain_mock_summary_in_an_80_column_terminal_wraps_at_word_boundaries(tm
     words = set(source.split()) | {f"{n}" for n in range(100)}
     broken = [w for ln in summary for w in ln.split() if w not in words and not w.rstrip(",").isdigit()]
     assert not broken, (broken, summary)
+
+
+def test_blackboard_e_and_thin_spaces_read_in_a_terminal() -> None:
+    text = r"$\mathbb{E}[q_i]\,\mathbb{E}[k_i] = 0$, $x \in \mathbb{R}^d$"
+    assert terminal_text(text) == "E[q_i] E[k_i] = 0, x ∈ ℝ^d"  # was 'mathbbE[q_i]\\,mathbbE[k_i]'

@@ -399,6 +399,11 @@ def cmd_study(
                 store.undo(undo["review_id"], undo["card"].id, undo["before"])
                 session.answers -= 1
                 session.log.remove(undo["entry"])
+                earlier = [e["rating"] for e in session.log if e["card"].id == undo["card"].id]
+                if earlier:
+                    last[undo["card"].id] = earlier[-1]
+                else:
+                    last.pop(undo["card"].id, None)  # asked again as it first was
                 if appended and appended.pop():
                     queue.pop()  # the copy its rating had put back at the end
                 ui.say(ui.t("undone", cid=undo["card"].id, rating=ui.rating(undo["entry"]["rating"])),
