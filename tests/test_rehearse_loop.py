@@ -391,7 +391,8 @@ def test_plain_mock_summary_in_an_80_column_terminal_wraps_at_word_boundaries(tm
     being cut mid-word by the terminal."""
     e = {k: v for k, v in os.environ.items() if k != "ATTENTION_REHEARSE_CARDS"}
     e.update(ATTENTION_REHEARSE_DB=str(tmp_path / "p.sqlite3"), COLUMNS="80", NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "selfattention.rehearse", "mock", "--plain", "--chapter", "3",
+    child = pexpect.spawn(sys.executable, ["-m", "selfattention.rehearse", "mock", "--plain", "--chapter",
+                                           "3",
                                            "--rounds", "2", "--seed", "1"],
                           env=e, encoding="utf-8", timeout=60, dimensions=(24, 80))
     for _ in range(2):
@@ -405,8 +406,8 @@ def test_plain_mock_summary_in_an_80_column_terminal_wraps_at_word_boundaries(tm
     summary = text.split("== Mock interview summary ==")[1].splitlines()
     assert all(len(ln) <= 80 for ln in text.splitlines()), max(text.splitlines(), key=len)
     cards = {c.id: c for c in bank.load_cards()}
-    source = " ".join(f"{terminal_text(c.question['en'])} ({c.id}): s, rated good 0 of 2 answer(s) over the 90 "
-                      "s budget." for c in cards.values())
+    tail = "s, rated good 0 of 2 answer(s) over the 90 s budget."
+    source = " ".join(f"{terminal_text(c.question['en'])} ({c.id}): {tail}" for c in cards.values())
     words = set(source.split()) | {f"{n}" for n in range(100)}
     broken = [w for ln in summary for w in ln.split() if w not in words and not w.rstrip(",").isdigit()]
     assert not broken, (broken, summary)
@@ -415,3 +416,18 @@ def test_plain_mock_summary_in_an_80_column_terminal_wraps_at_word_boundaries(tm
 def test_blackboard_e_and_thin_spaces_read_in_a_terminal() -> None:
     text = r"$\mathbb{E}[q_i]\,\mathbb{E}[k_i] = 0$, $x \in \mathbb{R}^d$"
     assert terminal_text(text) == "E[q_i] E[k_i] = 0, x ∈ ℝ^d"  # was 'mathbbE[q_i]\\,mathbbE[k_i]'
+
+
+def test_store_errors_are_in_chinese_under_lang_zh(tmp_path, capsys) -> None:
+    db = tmp_path / "p.sqlite3"
+    with Store(db):
+        pass
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    assert main(["--lang", "zh", "--db", str(db), "--plain"]) == 1
+    line = _err_line(capsys)
+    assert line.startswith("attention-rehearse：错误：") and "格式版本是 '99'" in line, line
+    assert main(["--lang", "zh", "--db", str(tmp_path), "--plain"]) == 1
+    assert f"进度文件路径 {tmp_path} 是一个文件夹" in _err_line(capsys)

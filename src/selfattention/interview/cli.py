@@ -320,6 +320,8 @@ def _dispatch(
     ui = UI(plain, args.lang)
 
     def error(msg: object) -> int:
+        if ui.lang == "zh" and getattr(msg, "zh", None):
+            msg = msg.zh  # type: ignore[attr-defined]
         print(ui.t("error", msg=msg), file=sys.stderr, flush=True)
         return 1
 

@@ -375,7 +375,7 @@ class UI:
                 import readline  # noqa: F401
             except ImportError:  # Windows without pyreadline: plain input() still works
                 pass
-        self.width: int | None = None  # --plain in a terminal: wrap at word boundaries (the terminal would cut)
+        self.width: int | None = None  # --plain in a terminal: wrap at word boundaries (not cut mid-word)
         if plain and sys.stdout.isatty():
             import shutil
 
@@ -422,7 +422,8 @@ class UI:
 
     def block(self, title: str, body: str, style: str = "") -> None:
         if self.console is None:
-            print(f"-- {title} --\n{body if self.width is None else self._wrapped(body, self.width)}", flush=True)
+            text = body if self.width is None else self._wrapped(body, self.width)
+            print(f"-- {title} --\n{text}", flush=True)
         else:
             from rich.panel import Panel
             from rich.text import Text

@@ -80,7 +80,12 @@ CREATE INDEX IF NOT EXISTS reviews_card ON reviews(card_id);
 
 
 class StoreError(RuntimeError):
-    """The progress database cannot be used (foreign, corrupt, newer schema, unreadable)."""
+    """The progress database cannot be used (foreign, corrupt, newer schema, unreadable); ``zh`` holds the
+    message in Chinese where one is written (shown under --lang zh)."""
+
+    def __init__(self, message: str, zh: str | None = None) -> None:
+        super().__init__(message)
+        self.zh = zh
 
 
 @dataclass(frozen=True)
@@ -125,14 +130,18 @@ def _check_header(path: Path) -> None:
     if len(head) < 100 or not head.startswith(_MAGIC):
         raise StoreError(
             f"{path} is not a SQLite database (corrupt, or some other file); it was left untouched. "
-            f"Move it away or pass another --db PATH."
+            f"Move it away or pass another --db PATH.",
+            zh=f"{path} 不是 SQLite 数据库（已损坏，或是别的文件）；没有动它。"
+            f"把它移开，或用 --db 换一个路径。",
         )
     app = int.from_bytes(head[68:72], "big")
     if app != SQLITE_APPLICATION_ID:
         raise StoreError(
             f"{path} is a SQLite database but not an attention-rehearse progress file "
             f"(application_id {app:#x}, expected {SQLITE_APPLICATION_ID:#x}); it was left untouched. "
-            f"Pass another --db PATH."
+            f"Pass another --db PATH.",
+            zh=f"{path} 是 SQLite 数据库，但不是 attention-rehearse 的进度文件；没有动它。"
+            f"用 --db 换一个路径。",
         )
 
 
@@ -150,17 +159,23 @@ def _check_writable(path: Path) -> None:
     if _read_only_fs(folder):
         raise StoreError(
             f"progress database {path} is on a read-only file system: your ratings could not be saved, so "
-            f"{untouched}. Pass a --db PATH on a writable disk."
+            f"{untouched}. Pass a --db PATH on a writable disk.",
+            zh=f"进度文件 {path} 在只读文件系统上：评分无法保存，所以什么都没问，文件也没有动。"
+            f"用 --db 指定可写磁盘上的路径。",
         )
     if path.exists() and not os.access(path, os.W_OK):
         raise StoreError(
             f"progress database {path} is read-only (no write permission): your ratings could not be saved, "
-            f"so {untouched}. Make it writable (chmod u+w {path}) or pass another --db PATH."
+            f"so {untouched}. Make it writable (chmod u+w {path}) or pass another --db PATH.",
+            zh=f"进度文件 {path} 是只读的（没有写权限）：评分无法保存，所以什么都没问，文件也没有动。"
+            f"让它可写（chmod u+w {path}），或用 --db 换一个路径。",
         )
     if not os.access(folder, os.W_OK | os.X_OK):
         raise StoreError(
             f"cannot write in the folder {folder} (SQLite keeps its journal next to the database "
-            f"{path.name}): your ratings could not be saved, so {untouched}. Pass another --db PATH."
+            f"{path.name}): your ratings could not be saved, so {untouched}. Pass another --db PATH.",
+            zh=f"无法在文件夹 {folder} 里写入（SQLite 把日志放在数据库 {path.name} 旁边）：评分无法保存，"
+            f"所以什么都没问，文件也没有动。用 --db 换一个路径。",
         )
 
 
@@ -182,7 +197,10 @@ class Store:
             self._create()
             return
         if self.path.exists() and self.path.is_dir():
-            raise StoreError(f"progress database path {self.path} is a directory")
+            raise StoreError(
+                f"progress database path {self.path} is a directory",
+                zh=f"进度文件路径 {self.path} 是一个文件夹",
+            )
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if fresh and not write:
             raise StoreError(f"no progress database at {self.path} yet")
@@ -270,7 +288,10 @@ class Store:
             raise StoreError(
                 f"progress database {self.path} is damaged (SQLite integrity check: {'; '.join(rows)}); "
                 f"nothing was asked and the file was left untouched. Move it away (a backup of it may still "
-                f"hold your ratings) or pass another --db PATH."
+                f"hold your ratings) or pass another --db PATH.",
+                zh=f"进度文件 {self.path} 已损坏（SQLite 完整性检查：{'; '.join(rows)}）；"
+                f"什么都没问，文件也没有动。"
+                f"把它移开（它的备份，例如 backups/ 里的，可能还保存着你的评分），或用 --db 换一个路径。",
             )
 
     def _check_meta(self) -> None:
@@ -294,7 +315,10 @@ class Store:
         if not version.isdigit() or int(version) > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {version!r}, newer than this program understands "
-                f"({SCHEMA_VERSION}); upgrade selfattention. The file was left untouched."
+                f"({SCHEMA_VERSION}); upgrade selfattention. The file was left untouched.",
+                zh=f"{self.path} 的格式版本是 {version!r}，比本程序能读的（{SCHEMA_VERSION}）新；"
+                f"请升级 selfattention。"
+                f"文件没有动。",
             )
 
     def close(self) -> None:
