@@ -23,6 +23,7 @@ import subprocess
 import sys
 import termios
 import textwrap
+import time
 import traceback
 import unicodedata
 import zipfile
@@ -122,9 +123,11 @@ def env(tmp_path: Path, cards_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dic
         "NO_COLOR": "1",
         "TERM": "xterm",
         "COLUMNS": "120",
+        "TZ": "UTC",  # times print in local time: pin it, so the expected clock times travel
     }
     for k, v in e.items():
         monkeypatch.setenv(k, v)
+    time.tzset()
     return e
 
 

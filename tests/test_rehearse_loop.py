@@ -97,7 +97,7 @@ def beijing(monkeypatch):
     monkeypatch.setenv("TZ", "Asia/Shanghai")
     time.tzset()
     yield
-    monkeypatch.delenv("TZ")
+    monkeypatch.setenv("TZ", "UTC")
     time.tzset()
 
 

@@ -71,10 +71,10 @@ def _read_key(ui: UI, prompt: str) -> str | None:
 
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
     try:
-        tty.setcbreak(fd)
+        tty.setcbreak(fd, termios.TCSANOW)  # not the default TCSAFLUSH: a key pressed early is kept
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
         data = os.read(fd, 64)
         while select.select([fd], [], [], 0.02)[0]:  # the rest of a multi-byte character or IME commit
             more = os.read(fd, 64)
