@@ -55,7 +55,7 @@ def test_lang_picks_the_languages_each_with_its_own_note_type_deck_and_guids(tmp
         assert f"wrote {len(CARDS)} notes" in out
     # the top-level --lang is honoured too
     assert main(["--lang", "zh", "export-anki", str(tmp_path / "zh2.apkg"), "--chapter", "3", "--force"]) == 0
-    assert "中文 cards" in capsys.readouterr().out
+    assert "（中文卡片）" in capsys.readouterr().out  # --lang zh before the command: a Chinese message
     for variant, deck in got.items():
         (mid,) = deck["models"]
         model = deck["models"][mid]

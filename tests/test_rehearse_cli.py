@@ -23,6 +23,7 @@ import subprocess
 import sys
 import termios
 import textwrap
+import time
 import traceback
 import unicodedata
 import zipfile
@@ -123,9 +124,11 @@ def env(tmp_path: Path, cards_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dic
         "NO_COLOR": "1",
         "TERM": "xterm",
         "COLUMNS": "120",
+        "TZ": "UTC",  # times print in local time: pin it, so the expected clock times travel
     }
     for k, v in e.items():
         monkeypatch.setenv(k, v)
+    time.tzset()
     return e
 
 
@@ -210,14 +213,18 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"Enter on an empty line reveals")
     t.sendline("the variance grows, so divide by sqrt(d_k)")
     t.sendline("")
-    t.expect(r"You took \d+ s")
     t.expect(r"Short answer of fx-scale: divide by √d_k")  # LaTeX made readable in the terminal
+    t.expect(r"Key points \(\d+ s\): ✓ = a clause of yours states it \(s: which\); not a grade:")
+    t.expect(r"1 ✓ Point 0 of fx-scale about variance")
+    t.expect(r"2 ✓ Point 1 of fx-scale about sqrt")
+    t.expect(r"3 ✗ Point 2 of fx-scale about softmax")
+    # the rating buttons preview each interval (new card: again 1 min, hard 6 min, good 10 min)
+    t.expect(r"How did it go\?  1 again 1 min  2 hard 6 min  3 good 10 min  4 easy \d+ days")
+    assert "Spoken answer of fx-scale" not in t.child.before  # the spoken answer comes on demand
+    t.child.send("s")
     t.expect(r"Spoken answer of fx-scale")
-    t.expect(r"✓ Point 0 of fx-scale about variance")
-    t.expect(r"✓ Point 1 of fx-scale about sqrt")
-    t.expect(r"✗ Point 2 of fx-scale about softmax")
-    t.expect(r"A checklist of what your typed answer states")
-    t.expect(r"Missed:\s+- Point 2 of fx-scale")
+    t.expect(r"What your answer matched:")  # s also quotes the clause behind each tick
+    t.expect(r"1 ✓ you wrote: “the variance grows”")
     t.expect(r"How did it go\?")
     t.sendline("3")
     t.expect(r"Saved \(good\)\. Next review in 10 min \(2026-01-05 09:10 UTC\)")
@@ -227,7 +234,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"• Point 0 of fx-variance")  # nothing typed: key points listed without ticks
     t.expect(r"How did it go\?")
     t.sendline("x")
-    t.expect(r"Please type 1, 2, 3 or 4")
+    t.expect(r"Please press 1, 2, 3 or 4")
     t.sendline("again")
     t.expect(r"Saved \(again\)\. Next review in 1 min")
     # card 3: easy -> graduates to long-term review
@@ -237,7 +244,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.sendline("4")
     t.expect(r"Saved \(easy\)\. Next review in \d+ days")
     # learning steps: fx-scale (due in 10 min) comes back in the same session; stop there
-    t.expect(r"\[4/5\] ch\.3 · basic · fx-scale · again")
+    t.expect(r"\[4/5\] ch\.3 · basic · fx-scale · back \(last: good\)")
     t.sendline("")
     t.expect(r"How did it go\?")
     t.sendline("q")
@@ -264,13 +271,19 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
 
 
 def test_study_next_day_shows_only_due_cards(env, monkeypatch, capsys) -> None:
-    """After a session, nothing is due at the same instant; 15 minutes later the two short-step cards are."""
+    """A restart at the same instant takes the two learning cards due within 20 min (Anki's learn-ahead: an
+    interrupted session's learning steps are not lost); the long-interval card is not due; 15 minutes later
+    the two short-step cards are due."""
     db = env["ATTENTION_REHEARSE_DB"]
     answers = "\n3\n\n1\n\n4\n"  # three cards: good, again, easy (spoken: reveal at once)
     _run_piped(["--plain", "--limit", "3"], answers, monkeypatch, capsys)
     out = _run_piped(["--plain", "--new", "0"], "", monkeypatch, capsys)
+    assert "2 card(s) to rehearse (2 due, 0 new)" in out and "fx-deep" not in out
+    assert out.index("fx-variance") < out.index("Done")  # the one due first (09:01) is asked first
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(hours=1)).isoformat())
+    out = _run_piped(["--plain", "--new", "0", "--chapter", "5"], "", monkeypatch, capsys)
     assert "Nothing is due right now." in out
-    assert "Next due: fx-variance in 1 min" in out
+    monkeypatch.setenv("ATTENTION_REHEARSE_NOW", T0.isoformat())
     monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(minutes=15)).isoformat())
     out = _run_piped(["--plain", "--new", "0"], "\n3\n\n3\n", monkeypatch, capsys)
     assert "2 card(s) to rehearse (2 due, 0 new)" in out
@@ -306,10 +319,10 @@ def test_ctrl_c_mid_session_saves_everything_answered_and_resumes(env, term) -> 
     reviews, _ = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 3)]
 
-    # resume: the answered card is not due yet; the interrupted one comes first
+    # resume: the interrupted one comes first; the answered card (due in 10 min: learn-ahead) comes last
     t2 = _spawn(term, ["--limit", "4"])
-    t2.expect(r"3 card\(s\) to rehearse \(0 due, 3 new\)")
-    t2.expect(r"\[1/3\] ch\.3 · follow-up · fx-variance")
+    t2.expect(r"4 card\(s\) to rehearse \(1 due, 3 new\)")
+    t2.expect(r"\[1/4\] ch\.3 · follow-up · fx-variance")
     t2.sendline("")
     t2.expect(r"How did it go\?")
     t2.sendline("q")
@@ -638,7 +651,8 @@ def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> 
         child.sendline("")
         child.expect("答得怎么样")
         child.sendline("3")
-        child.expect("再来一次")  # due again in 10 min: the card comes back in this session
+        child.expect("第 5 章")
+        child.expect("再次（上次：良好）")  # due again in 10 min: the card comes back in this session
         child.sendline("")
         child.expect("答得怎么样")
         child.sendline("q")
@@ -653,8 +667,8 @@ def test_chinese_mode_at_80_columns_is_translated_and_wrapped(env, tmp_path) -> 
     starts = [ln for ln in lines if ln.strip()[:1] in set("，。、；：？！）")]
     assert not starts, starts
     # a key point that wraps keeps a hanging indent: its next line starts with 4 spaces, not at column 0
-    i = next(j for j, ln in enumerate(lines) if ln.startswith("  • ") and display_width(ln) > 70)
-    assert lines[i + 1].startswith("    ") and not lines[i + 1].startswith("  • "), lines[i : i + 2]
+    i = next(j for j, ln in enumerate(lines) if re.match(r" \d • ", ln) and display_width(ln) > 70)
+    assert lines[i + 1].startswith("     ") and lines[i + 1].strip()[:1] != "•", lines[i : i + 2]
 
 
 def test_list_at_80_columns_shows_every_id_whole_and_one_line_per_question(env) -> None:
@@ -681,7 +695,7 @@ def test_learning_steps_summary_and_per_day_new_limit(env, monkeypatch, capsys) 
     """A card rated again comes back in the same session (not a lapse); the session ends with a breakdown;
     new cards started earlier today count against --new."""
     out = _run_piped(["--plain", "--limit", "1", "--new", "2"], "\n1\n\n3\n\nq\n", monkeypatch, capsys)
-    assert out.count("fx-scale") >= 3 and "[2/2] ch.3 · basic · fx-scale · again" in out
+    assert out.count("fx-scale") >= 3 and "[2/2] ch.3 · basic · fx-scale · back (last: again)" in out
     assert "This session: again 1 · hard 0 · good 1 · easy 0 · 0 min 0 s in all." in out
     reviews, cards = _db_rows(env["ATTENTION_REHEARSE_DB"])
     assert [(r[0], r[1]) for r in reviews] == [("fx-scale", 1), ("fx-scale", 3)]
@@ -817,7 +831,8 @@ def test_one_due_now_label_in_list_stats_and_study(env, monkeypatch, capsys, lan
     row = next(ln for ln in out.splitlines() if ln.startswith("fx-variance"))
     assert ("in 1 min" if lang == "en" else "1 分钟后") in row and label not in row
     out = _run_piped(["--plain", "--new", "0", "--lang", lang], "", monkeypatch, capsys)
-    assert ("Nothing is due right now." if lang == "en" else "现在没有到期的卡片。") in out
+    # study takes learning cards due within 20 min (Anki's learn-ahead), though list does not call them due
+    assert ("2 card(s) to rehearse (2 due" if lang == "en" else "本次复习 2 张卡片（2 张到期") in out
     monkeypatch.setenv("ATTENTION_REHEARSE_NOW", (T0 + timedelta(minutes=5)).isoformat())
     out = _run_piped(["list", "--plain", "--lang", lang], "", monkeypatch, capsys)
     row = next(ln for ln in out.splitlines() if ln.startswith("fx-variance"))

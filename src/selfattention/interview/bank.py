@@ -405,7 +405,8 @@ def load_cards(directory: Path | None = None) -> list[Card]:
     myths = load_myths()
     for path in files:
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)  # noqa: S506 (safe loader)
+            with open(path, encoding="utf-8") as fh:  # a stream, so YAML errors name the file
+                data = yaml.load(fh, Loader=_YAML_LOADER)  # noqa: S506 (safe loader)
         except yaml.YAMLError as exc:
             raise BankError(f"{path.name}: invalid YAML: {exc}") from exc
         if data is None:
@@ -419,13 +420,27 @@ def load_cards(directory: Path | None = None) -> list[Card]:
             origin[card.id] = path.name
             cards.append(card)
     known = set(origin)
+    # a --cards folder holding some chapters of the bank (one copied file): a follow-up into a chapter that
+    # is not there is dropped, as the bank's own card would be out of the selection; a typo still fails
+    packaged = _packaged_ids() if d.resolve() != CARDS_DIR.resolve() else set()
     for card in cards:
+        card.follow_ups[:] = [t for t in card.follow_ups if t in known or t not in packaged]
         for target in card.follow_ups:
             if target not in known:
                 raise BankError(
                     f"{origin[card.id]}: card '{card.id}' has follow-up '{target}' which is not a card id"
                 )
     return cards
+
+
+def _packaged_ids() -> set[str]:
+    """The ids of the packaged bank (cheap: the id lines, not a full load)."""
+    import re
+
+    ids: set[str] = set()
+    for path in card_files(CARDS_DIR):
+        ids.update(re.findall(r"^- id:\s*([\w.-]+)", path.read_text(encoding="utf-8"), re.M))
+    return ids
 
 
 def cards_by_chapter(cards: Iterable[Card]) -> dict[str, list[Card]]:

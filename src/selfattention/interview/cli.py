@@ -23,22 +23,30 @@ from .store import ENV_DB, Store, StoreError, default_db_path
 
 MORE_HELP = "`attention-rehearse --help` explains the answer check and the progress file."
 ENV_CARDS = "ATTENTION_REHEARSE_CARDS"
+ENV_DAY_START = "ATTENTION_REHEARSE_DAY_START"
+DEFAULT_DAY_START = 4
 
 def _epilog() -> str:
     """The --help epilog (computed when the parser is built, so it shows the current default path)."""
     return f"""\
 how it works:
-  study shows each due question, counts the seconds you take, and waits while you answer aloud or type.
-  An empty line (Enter) reveals the reference answer (short + spoken) and its key points; rate yourself
-  1 again / 2 hard / 3 good / 4 easy and the card is scheduled with FSRS. Each rating is saved at once:
-  Ctrl-C (exit 130) or closing the terminal loses nothing already rated.
+  study shows each due question, counts the seconds you take, and waits while you answer aloud or type. \
+An empty line (Enter) reveals the short answer and a numbered checklist of the key points; rate yourself \
+with one key: 1 again / 2 hard / 3 good / 4 easy (Enter = good; each button shows the interval it would \
+give; 重来/困难/良好/简单 work too), s shows the spoken answer and the common myths, u takes back the \
+previous rating, q stops. Cards are scheduled with FSRS and each rating is saved at once: Ctrl-C (exit \
+130) or closing the terminal loses nothing already rated. Before each session the progress file is copied \
+to backups/ beside it (the last 5 are kept).
+  The day turns at 4 am local time (--day-starts HOUR, or ${ENV_DAY_START}); --new N counts the new cards \
+started in study since then (cards first met in a mock interview do not count: a mock picks its questions \
+itself); learning cards due within 20 min come into the session.
 
 what the typed-answer check can and cannot judge:
-  If you type an answer, a key point is ticked only by a clause that states it: its concepts together in
-  one clause (words lemmatised, Chinese segmented, synonyms and formulas like √d_k or QKᵀ read alike), each
-  tick quoting that clause. A negated clause does not count ("we do not scale by sqrt(d_k)" ticks nothing),
-  and a common misconception is caught by meaning and quoted. It reads patterns, not understanding: a
-  correct paraphrase outside them is reported missed. A checklist, not a grade: rate yourself honestly.
+  If you type an answer, a key point is ticked only by a clause that states it: its concepts together in \
+one clause (words lemmatised, Chinese segmented, synonyms and formulas like √d_k or QKᵀ read alike), each \
+tick quoting that clause. A negated clause does not count ("we do not scale by sqrt(d_k)" ticks nothing), \
+and a common misconception is caught by meaning and quoted. It reads patterns, not understanding: a \
+correct paraphrase outside them is reported missed. A checklist, not a grade: rate yourself honestly.
 
 files and environment:
   progress database  --db PATH, else ${ENV_DB}, else {default_db_path()}
@@ -70,6 +78,16 @@ def _int_at_least(minimum: int):
     return parse
 
 _non_negative_int = _int_at_least(0)
+
+
+def _hour(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an hour 0-23, got {text!r}") from None
+    if not 0 <= value <= 23:
+        raise argparse.ArgumentTypeError(f"expected an hour 0-23, got {value}")
+    return value
 
 _positive_int = _int_at_least(1)
 
@@ -125,12 +143,37 @@ def _add_study(p: argparse.ArgumentParser, top: bool) -> None:
         type=_non_negative_int,
         default=d(10),
         metavar="N",
-        help="at most N never-seen cards (default 10)",
+        help="at most N never-seen cards a day (default 10; cards first met in mock do not count)",
     )
+    p.add_argument(
+        "--day-starts",
+        type=_hour,
+        default=d(None),
+        metavar="HOUR",
+        help=f"the study day starts at HOUR o'clock local time (default ${ENV_DAY_START} or 4, as Anki)",
+    )
+
+def _wrap_epilog(text: str, width: int) -> str:
+    """The epilog wrapped at word boundaries to ``width`` columns (CJK-aware); a continuation line is
+    indented under the text of its line (an example's comment under the comment)."""
+    import re
+
+    from .render import wrap
+
+    out = []
+    for line in text.splitlines():
+        lead = re.match(r"^\s*", line).group(0)  # type: ignore[union-attr]
+        m = re.match(r"^(\s*\S.*?\s{2,})\S", line) if lead else None  # "  command    comment"
+        hang = " " * len(m.group(1)) if m and len(m.group(1)) < width - 20 else lead
+        out += wrap(line[len(lead):], width, indent=lead, hang=hang) if line.strip() else [""]
+    return "\n".join(out) + "\n"
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser (exposed for tests and docs)."""
-    epilog = _epilog()
+    import shutil
+
+    epilog = _wrap_epilog(_epilog(), max(40, shutil.get_terminal_size().columns - 1))
     parser = argparse.ArgumentParser(
         prog="attention-rehearse",
         description="Rehearse self-attention interview answers in the terminal: spaced repetition (FSRS),\n"
@@ -251,6 +294,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"environment variable {ENV_NOW}: {exc}")
     if getattr(args, "db", None) == "":
         parser.error("argument --db: empty path (omit --db to use the default progress file)")
+    if hasattr(args, "day_starts") and args.day_starts is None:
+        env = os.environ.get(ENV_DAY_START)
+        try:
+            args.day_starts = DEFAULT_DAY_START if not env else _hour(env)
+        except argparse.ArgumentTypeError as exc:
+            parser.error(f"environment variable {ENV_DAY_START}: {exc}")
     plain = bool(args.plain) or not (sys.stdin.isatty() and sys.stdout.isatty())
     session = Session()
     try:
@@ -260,39 +309,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
         return 141  # 128 + SIGPIPE, what a shell tool killed by the closed pipe reports
     except KeyboardInterrupt:
+        ui = UI(True, args.lang)
+        lost = ui.t("interrupted_lost", card=session.pending) if session.pending else ""
         n = session.answers
-        lost = f"; the rating of {session.pending} was NOT saved" if session.pending else ""
-        print(f"\nprogress saved: {n} answer{'s' if n != 1 else ''} this session{lost}", flush=True)
+        print("\n" + ui.t("interrupted", n=n, s="s" if n != 1 else "") + lost, flush=True)
         return 130
 
 def _dispatch(
     command: str, args: argparse.Namespace, parser: argparse.ArgumentParser, plain: bool, session: Session
 ) -> int:
+    ui = UI(plain, args.lang)
+
+    def error(msg: object) -> int:
+        if ui.lang == "zh" and getattr(msg, "zh", None):
+            msg = msg.zh  # type: ignore[attr-defined]
+        print(ui.t("error", msg=msg), file=sys.stderr, flush=True)
+        return 1
+
     if command in ("drill", "grade"):
         from . import grader
 
         if command == "drill":
-            return grader.cmd_drill(args, parser)
-        return grader.cmd_grade(Path(args.file), timeout=args.timeout, plain=plain, seed=args.seed)
+            return grader.cmd_drill(args, parser, ui)
+        return grader.cmd_grade(Path(args.file), timeout=args.timeout, plain=plain, seed=args.seed, ui=ui)
     try:
         cards = _load_bank(args)
     except bank.BankError as exc:
-        print(f"attention-rehearse: error: question bank: {exc}", file=sys.stderr)
-        return 1
+        return error(ui.t("bank_error", msg=exc))
     if command == "export-anki":
-        if Path(args.path).exists() and not args.force:
-            print(
-                f"attention-rehearse: error: {args.path} exists; not overwriting it "
-                "(use --force, or another PATH)",
-                file=sys.stderr,
-            )
-            return 1
+        target = Path(args.path)
+        if target.is_dir():
+            return error(ui.t("cannot_write", path=target, reason=ui.t("is_a_folder")))
+        if target.exists() and not args.force:
+            return error(ui.t("exists", path=target))
         variant = args.anki_lang or args.explicit_lang or "both"
-        n = export_anki(_filter(cards, args.chapter), Path(args.path), variant)
-        what = {"both": "English and 中文 cards", "en": "English cards", "zh": "中文 cards"}[variant]
-        print(f"wrote {n} notes ({what}) to {args.path}")
+        try:
+            n = export_anki(_filter(cards, args.chapter), target, variant)
+        except OSError as exc:  # a read-only file system, no permission, a file where a folder should be
+            return error(ui.t("cannot_write", path=exc.filename or target, reason=exc.strerror or exc))
+        what = {
+            "both": ("English and 中文 cards", "英文和中文卡片"), "en": ("English cards", "英文卡片"),
+            "zh": ("中文 cards", "中文卡片"),
+        }[variant][ui.lang == "zh"]
+        print(ui.t("wrote_anki", n=n, what=what, path=target))
         return 0
-    ui = UI(plain, args.lang)
     db = Path(args.db) if args.db else default_db_path()
     if command == "optimize":
         from .optimize import cmd_optimize
@@ -300,8 +360,7 @@ def _dispatch(
         try:
             return cmd_optimize(args, ui, db)
         except StoreError as exc:
-            print(f"attention-rehearse: error: {exc}", file=sys.stderr)
-            return 1
+            return error(exc)
     reading = command in ("list", "stats")  # only read: never create the file, accept a read-only one
     try:
         if reading and (not db.exists() or (db.is_file() and db.stat().st_size == 0)):
@@ -309,6 +368,8 @@ def _dispatch(
         else:
             opened = Store(db, write=not reading)
         with opened as store:
+            if command in ("study", "mock"):
+                store.backup(_now())  # before the session changes anything: the last BACKUPS_KEPT are kept
             runners: dict[str, Callable[[], int]] = {
                 "study": lambda: cmd_study(args, ui, store, cards, session),
                 "mock": lambda: cmd_mock(args, ui, store, cards, session),
@@ -317,5 +378,4 @@ def _dispatch(
             }
             return runners[command]()
     except StoreError as exc:
-        print(f"attention-rehearse: error: {exc}", file=sys.stderr)
-        return 1
+        return error(exc)

@@ -242,70 +242,142 @@ def _run_here(
     return results, "", used
 
 
-def format_report(report: GradeReport, plain: bool) -> str:
-    """The checklist as text; ✓/✗ (or [PASS]/[FAIL] with ``plain``)."""
+_GRADE_TEXT = {  # the grader's frame in English and 中文 (the check names and reasons come from the drills)
+    "cannot": ("cannot grade: {error}", "无法评分：{error}"),
+    "grading": ("Grading {name} — drill '{drill}': {title}", "评分 {name} — 练习 '{drill}'：{title}"),
+    "same": ("(same reason as above)", "（原因同上）"),
+    "seed": (
+        "Random inputs: seed {seed} (grade again with --seed {seed} for the same ones)",
+        "随机输入：种子 {seed}（用 --seed {seed} 再评一次，输入相同）",
+    ),
+    "printed": (
+        "Your code printed (last {n} line(s), at most {max}):",
+        "你的代码输出了（最后 {n} 行，最多 {max} 行）：",
+    ),
+    "passed": ("{n}/{total} checks passed", "通过 {n}/{total} 项检查"),
+    "all_good": (" — all good.", " — 全部通过。"),
+    "wrote": (
+        "wrote the '{name}' scaffold ({title}) to {out}\n"
+        "fill it in, then run: attention-rehearse grade {out}",
+        "已把练习 '{name}'（{title}）的框架写入 {out}\n填好后运行：attention-rehearse grade {out}",
+    ),
+    "exists": (
+        "{out} exists; not overwriting your work (use --force, or another --out FILE)",
+        "{out} 已存在；不会覆盖你的代码（用 --force，或换一个 --out FILE）",
+    ),
+    "cannot_write": ("cannot write {out}: {reason}", "无法写入 {out}：{reason}"),
+    "is_a_folder": ("it is a folder", "这是一个文件夹"),
+    "error": ("attention-rehearse: error: {msg}", "attention-rehearse：错误：{msg}"),
+}
+
+
+def _t(lang: str, key: str, **fields: object) -> str:
+    en, zh = _GRADE_TEXT[key]
+    return (zh if lang == "zh" else en).format(**fields)
+
+
+def _width() -> int | None:
+    """The terminal's width when stdout is one (text is wrapped at word boundaries), else None (no wrap)."""
+    import shutil
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def _wrap_lines(lines: list[str], width: int | None) -> list[str]:
+    """Each line wrapped at word boundaries (CJK-aware widths), continuation under the text after its
+    marker ('  ✓ ', '      -> ', '  | ')."""
+    if width is None:
+        return lines
+    import re
+
+    from .render import wrap
+
+    out: list[str] = []
+    for text in lines:
+        for line in text.split("\n"):
+            lead = re.match(r"^(\s*(?:[✓✗·]|\[(?:PASS|FAIL| -- )\]|->|\|)?\s*)", line).group(1)  # type: ignore[union-attr]
+            out += wrap(line[len(lead):], max(20, width), indent=lead, hang=" " * len(lead))
+    return out
+
+
+def format_report(report: GradeReport, plain: bool, lang: str = "en", width: int | None = None) -> str:
+    """The checklist as text; ✓/✗ (or [PASS]/[FAIL] with ``plain``); wrapped to ``width`` if given."""
     if report.error:
-        return f"cannot grade: {report.error}"
+        return "\n".join(_wrap_lines([_t(lang, "cannot", error=report.error)], width))
     mark = (
         {"pass": "[PASS]", "fail": "[FAIL]", "skip": "[ -- ]"}
         if plain
         else {"pass": "✓", "fail": "✗", "skip": "·"}
     )
     title = DRILLS[report.drill].title if report.drill in DRILLS else report.drill
-    out = [f"Grading {report.path.name} — drill '{report.drill}': {title}"]
+    out = [_t(lang, "grading", name=report.path.name, drill=report.drill, title=title)]
     previous = ""
     for r in report.results:
-        line = f"  {mark[r.status]} {r.name}"
+        out.append(f"  {mark[r.status]} {r.name}")
         if r.status == "fail":
             same = r.message == previous  # one wrong setting fails every check the same way: say it once
-            line += "\n      -> (same reason as above)" if same else f"\n      -> {r.message}"
+            out.append("      -> " + (_t(lang, "same") if same else r.message))
             previous = r.message
-        out.append(line)
     if report.seed is not None:
-        seed = report.seed
-        out.append(f"Random inputs: seed {seed} (grade again with --seed {seed} for the same ones)")
+        out.append(_t(lang, "seed", seed=report.seed))
     if report.output.strip():
         printed = report.output.rstrip("\n").splitlines()
-        out.append(f"Your code printed (last {len(printed)} line(s), at most {PRINTED_LINES}):")
+        out.append(_t(lang, "printed", n=len(printed), max=PRINTED_LINES))
         out += [f"  | {ln}" for ln in printed]
     n_pass = sum(r.status == "pass" for r in report.results)
-    out.append(f"{n_pass}/{len(report.results)} checks passed" + (" — all good." if report.passed else "."))
-    return "\n".join(out)
+    out.append(
+        _t(lang, "passed", n=n_pass, total=len(report.results))
+        + (_t(lang, "all_good") if report.passed else ("。" if lang == "zh" else "."))
+    )
+    return "\n".join(_wrap_lines(out, width))
 
 
-def cmd_grade(path: Path, timeout: float = 20.0, plain: bool = False, seed: int | None = None) -> int:
+def cmd_grade(
+    path: Path, timeout: float = 20.0, plain: bool = False, seed: int | None = None, ui: object | None = None
+) -> int:
     """``attention-rehearse grade FILE [--seed N]``: print the checklist; 0 if all checks pass, else 1."""
+    lang = getattr(ui, "lang", "en")
     report = grade_file(path, timeout, seed)
-    text = format_report(report, plain)
+    text = format_report(report, plain, lang, _width())
     print(text, file=sys.stderr if report.error else sys.stdout, flush=True)
     return 0 if report.passed else 1
 
 
-def cmd_drill(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def cmd_drill(args: argparse.Namespace, parser: argparse.ArgumentParser, ui: object | None = None) -> int:
     """``attention-rehearse drill NAME [--out FILE]`` / ``drill --list``."""
+    lang = getattr(ui, "lang", "en")
     if args.list_drills or not args.name:
         if not args.list_drills:
             parser.error(f"drill: give a NAME or --list; valid drills: {', '.join(DRILLS)}")
+        from .render import wrap
+
         width = max(len(n) for n in DRILLS)
+        columns = _width()
         for d in DRILLS.values():
-            print(f"{d.name:<{width}}  {d.title}: {d.summary}")
+            line = f"{d.title}: {d.summary}"
+            if columns is None:
+                print(f"{d.name:<{width}}  {line}")
+            else:  # wrapped at word boundaries, continuation lines under the description
+                print("\n".join(wrap(line, max(40, columns), f"{d.name:<{width}}  ", " " * (width + 2))))
         return 0
     try:
         drill = get_drill(args.name)
     except KeyError as exc:
         parser.error(f"argument NAME: {exc.args[0]}")
     out = Path(args.out) if args.out else Path(f"drill_{drill.name}.py")
-    if out.exists() and not args.force:
-        print(
-            f"attention-rehearse: error: {out} exists; not overwriting your work (use --force, or another "
-            f"--out FILE)",
-            file=sys.stderr,
-        )
+
+    def error(msg: str) -> int:
+        print(_t(lang, "error", msg=msg), file=sys.stderr, flush=True)
         return 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(drill.scaffold, encoding="utf-8")
-    print(
-        f"wrote the '{drill.name}' scaffold ({drill.title}) to {out}\n"
-        f"fill it in, then run: attention-rehearse grade {out}"
-    )
+
+    if out.is_dir():
+        return error(_t(lang, "cannot_write", out=out, reason=_t(lang, "is_a_folder")))
+    if out.exists() and not args.force:
+        return error(_t(lang, "exists", out=out))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(drill.scaffold, encoding="utf-8")
+    except OSError as exc:  # a read-only file system, no permission, a file where a folder should be
+        return error(_t(lang, "cannot_write", out=exc.filename or out, reason=exc.strerror or exc))
+    print(_t(lang, "wrote", name=drill.name, title=drill.title, out=out))
     return 0

@@ -25,18 +25,62 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "let the interviewer ask.",
         "⚠ 超时：{budget:g} 秒的回答用了 {seconds:.0f} 秒。先说简短回答，然后停下来让面试官追问。",
     ),
-    "rate": (
-        "How did it go?  1 again · 2 hard · 3 good · 4 easy  (q = stop) > ",
-        "答得怎么样？ 1 重来 · 2 困难 · 3 良好 · 4 简单（q = 停止）> ",
+    "rate": ("How did it go?  {buttons} > ", "答得怎么样？ {buttons} > "),
+    "rate_keys": (
+        "keys: 1-4 rate (Enter = good) · s spoken answer + myths · q stop",
+        "按键：1-4 评分（回车 = 良好）· s 口语回答和误区 · q 停止",
+    ),
+    "rate_keys_undo": (
+        "keys: 1-4 rate (Enter = good) · s spoken answer + myths · u undo · q stop",
+        "按键：1-4 评分（回车 = 良好）· s 口语回答和误区 · u 撤销上一个 · q 停止",
+    ),
+    "nothing_to_undo": ("Nothing to undo yet.", "还没有可以撤销的评分。"),
+    "undone": (
+        "Undone: {cid} ({rating}) is taken back; it is asked again.",
+        "已撤销：{cid}（{rating}）的评分已收回，重新提问。",
     ),
     "rate_again": (
-        "Please type 1, 2, 3 or 4 (or q to stop); got {raw!r}.",
-        "请输入 1、2、3 或 4（q 停止）；收到的是 {raw!r}。",
+        "Please press 1, 2, 3 or 4 (Enter = good; or q to stop); got {raw!r}.",
+        "请按 1、2、3 或 4（回车 = 良好，或输入 重来/困难/良好/简单；q 停止）；收到的是 {raw!r}。",
+    ),
+    "key_points": ("Key points (you took {seconds:.0f} s):", "要点（用时 {seconds:.0f} 秒）："),
+    "key_points_typed": (
+        "Key points ({seconds:.0f} s): ✓ = a clause of yours states it (s: which); not a grade:",
+        "要点（用时 {seconds:.0f} 秒）：✓ = 你有一句写出了它（按 s 看是哪句）；不是打分：",
     ),
     "saved": (
-        "Saved ({rating}). Next review {when} ({at} UTC).",
-        "已保存（{rating}）。下次复习：{when}（{at} UTC）。",
+        "Saved ({rating}). Next review {when} ({at}).",
+        "已保存（{rating}）。下次复习：{when}（{at}）。",
     ),
+    "not_saved_error": (
+        "{error}; your rating of {card} was NOT saved", "{error}；你对 {card} 的评分没有保存"
+    ),
+    "chapter_n": ("ch.{n}", "第 {n} 章"),
+    "back": (" · back (last: {rating})", " · 再次（上次：{rating}）"),
+    "new_limit": (
+        "New cards: the daily limit (--new {limit}) is used up: {started} started today in study; "
+        "{unseen} more wait until the day turns at {at} (--day-starts), or now with --new {more}.",
+        "新卡片：今天的上限（--new {limit}）已用完：今天在复习中开始了 {started} 张；"
+        "还有 {unseen} 张等到 {at}（--day-starts）换日后出现，或现在用 --new {more}。",
+    ),
+    "new_limit_mock": (
+        " ({n} card(s) first met in a mock interview today do not count.)",
+        "（今天在模拟面试中第一次出现的 {n} 张卡片不计入。）",
+    ),
+    "interrupted": (
+        "progress saved: {n} answer{s} this session", "进度已保存：本次 {n} 个回答"
+    ),
+    "interrupted_lost": ("; the rating of {card} was NOT saved", "；{card} 的评分没有保存"),
+    "error": ("attention-rehearse: error: {msg}", "attention-rehearse：错误：{msg}"),
+    "bank_error": ("question bank: {msg}", "题库：{msg}"),
+    "exists": (
+        "{path} exists; not overwriting it (use --force, or another PATH)",
+        "{path} 已存在；不会覆盖它（用 --force，或换一个路径）",
+    ),
+    "cannot_write": ("cannot write {path}: {reason}", "无法写入 {path}：{reason}"),
+    "is_a_folder": ("it is a folder", "这是一个文件夹"),
+    "wrote_anki": ("wrote {n} notes ({what}) to {path}", "已把 {n} 条笔记（{what}）写入 {path}"),
+    "backup_note": ("Backup: {path} (the last {keep} are kept).", "备份：{path}（保留最近 {keep} 份）。"),
     "done": ("Done: {n} answer(s) saved this session.", "完成：本次保存了 {n} 个回答。"),
     "to_rehearse": (
         "{n} card(s) to rehearse ({due} due, {new} new). Progress: {path}",
@@ -46,7 +90,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "summary": (
         "This session: {parts} · {mins} min {secs} s in all.", "本次：{parts} · 共 {mins} 分 {secs} 秒。"
     ),
-    "next_due": ("Next due: {cid} {when} ({at} UTC).", "下一张到期：{cid}，{when}（{at} UTC）。"),
+    "next_due": ("Next due: {cid} {when} ({at}).", "下一张到期：{cid}，{when}（{at}）。"),
     "try_mock": (
         "Try `attention-rehearse mock`, or --new N to add new cards.",
         "可以试试 `attention-rehearse mock`，或用 --new N 加入新卡片。",
@@ -234,7 +278,9 @@ def _tokens(text: str) -> list[str]:
                 out[-1] += ch
             else:
                 out.append(ch)
-        elif out and out[-1] != " " and not _is_wide(out[-1][-1]) and out[-1][-1] not in _NO_LINE_START:
+        elif out and out[-1] != " " and not _is_wide(out[-1][-1]) and (
+            out[-1][-1] not in _NO_LINE_START or out[-1][-1].isascii()  # 'sdpa.py', 'd_k,' stay whole
+        ):
             out[-1] += ch
         else:
             out.append(ch)
@@ -272,7 +318,7 @@ def truncate(text: str, width: int, indent: str = "") -> str:
     return out
 
 
-_MARKER = re.compile(r"^(\s*(?:[✓✗•!\-]|\[[x ]\]|[A-Za-z]+: |[\u4e00-\u9fff]{2}：)\s)")
+_MARKER = re.compile(r"^(\s*(?:\d{1,2} )?(?:[✓✗•!\-]|\[[x ]\]|[A-Za-z]+: |[\u4e00-\u9fff]{2}：)\s)")
 
 _MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 
@@ -284,6 +330,8 @@ _TEX = [
     (r"\^\{?\\top\}?", "ᵀ"),
     (r"\^\{?T\}?(?![a-zA-Z])", "ᵀ"),
     (r"\\mathbb\{R\}", "ℝ"),
+    (r"\\mathbb\{([A-Z])\}", r"\1"),  # \mathbb{E} -> E
+    (r"\\[,;!]", " "),  # thin spaces
     (r"\\cdot", "·"),
     (r"\\times", "×"),
     (r"\\in\b", "∈"),
@@ -326,6 +374,11 @@ class UI:
                 import readline  # noqa: F401
             except ImportError:  # Windows without pyreadline: plain input() still works
                 pass
+        self.width: int | None = None  # --plain in a terminal: wrap at word boundaries (not cut mid-word)
+        if plain and sys.stdout.isatty():
+            import shutil
+
+            self.width = max(20, shutil.get_terminal_size().columns)
         self.ok = "[x]" if plain else "✓"
         self.no = "[ ]" if plain else "✗"
 
@@ -353,7 +406,7 @@ class UI:
 
     def say(self, text: str = "", style: str | None = None) -> None:
         if self.console is None:
-            print(text, flush=True)
+            print(text if self.width is None else self._wrapped(text, self.width), flush=True)
         else:
             from rich.text import Text
 
@@ -368,7 +421,8 @@ class UI:
 
     def block(self, title: str, body: str, style: str = "") -> None:
         if self.console is None:
-            print(f"-- {title} --\n{body}", flush=True)
+            text = body if self.width is None else self._wrapped(body, self.width)
+            print(f"-- {title} --\n{text}", flush=True)
         else:
             from rich.panel import Panel
             from rich.text import Text
@@ -409,14 +463,26 @@ class UI:
         return line
 
 def _human_delta(delta: timedelta, lang: str = "en") -> str:
-    """'due now' (due or overdue: the one label list, stats and study share), 'in 10 min', 'in 3 days'."""
+    """'due now' (due or overdue: the one label list, stats and study share), 'in 10 min', 'in 3 h',
+    'in 1 day', 'in 3 days': the one interval formatter (the unit is chosen after rounding, so an interval
+    never reads '60 min', '24 h' or '1 days')."""
     s = delta.total_seconds()
     zh = lang == "zh"
     if s <= 0:
         return DUE_NOW["zh" if zh else "en"]
-    if s < 3600:  # not due yet, even a few seconds before: never 'now' for a card study would not show
-        m = max(1, round(s / 60))
+    m = max(1, round(s / 60))  # not due yet, even a few seconds before: never 'now' for a card study hides
+    if m < 60:
         return f"{m} 分钟后" if zh else f"in {m} min"
-    if s < 86400:
-        return f"{round(s / 3600)} 小时后" if zh else f"in {round(s / 3600)} h"
-    return f"{round(s / 86400)} 天后" if zh else f"in {round(s / 86400)} days"
+    h = round(s / 3600)
+    if h < 24:
+        return f"{h} 小时后" if zh else f"in {h} h"
+    d = round(s / 86400)
+    return f"{d} 天后" if zh else f"in {d} day{'s' if d != 1 else ''}"
+
+
+def interval_label(delta: timedelta, lang: str = "en") -> str:
+    """The interval alone, for a rating button: '10 min', '1 day', '3 天'."""
+    text = _human_delta(delta, lang)
+    if text == DUE_NOW["zh" if lang == "zh" else "en"]:
+        return "<1 min" if lang != "zh" else "<1 分钟"
+    return text.removeprefix("in ").removesuffix("后")

@@ -26,7 +26,7 @@ import urllib.parse
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import fsrs
@@ -48,7 +48,9 @@ SCHEMA_VERSION = 1
 _MAGIC = b"SQLite format 3\x00"
 ENV_DB = "ATTENTION_REHEARSE_DB"
 BUSY_TIMEOUT_S = 10.0  # SQLite's own wait for a lock, per attempt
-RETRY_PAUSE_S = 0.5  # between attempts once SQLite gave up waiting
+RETRY_PAUSE_S = 0.2  # between attempts once SQLite gave up waiting
+RECORD_BUSY_SLICE_S = 0.2  # SQLite's wait per attempt while saving a rating (then Python retries)
+BACKUPS_KEPT = 5  # automatic copies of the progress file, one per session
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,7 +80,12 @@ CREATE INDEX IF NOT EXISTS reviews_card ON reviews(card_id);
 
 
 class StoreError(RuntimeError):
-    """The progress database cannot be used (foreign, corrupt, newer schema, unreadable)."""
+    """The progress database cannot be used (foreign, corrupt, newer schema, unreadable); ``zh`` holds the
+    message in Chinese where one is written (shown under --lang zh)."""
+
+    def __init__(self, message: str, zh: str | None = None) -> None:
+        super().__init__(message)
+        self.zh = zh
 
 
 @dataclass(frozen=True)
@@ -123,14 +130,18 @@ def _check_header(path: Path) -> None:
     if len(head) < 100 or not head.startswith(_MAGIC):
         raise StoreError(
             f"{path} is not a SQLite database (corrupt, or some other file); it was left untouched. "
-            f"Move it away or pass another --db PATH."
+            f"Move it away or pass another --db PATH.",
+            zh=f"{path} 不是 SQLite 数据库（已损坏，或是别的文件）；没有动它。"
+            f"把它移开，或用 --db 换一个路径。",
         )
     app = int.from_bytes(head[68:72], "big")
     if app != SQLITE_APPLICATION_ID:
         raise StoreError(
             f"{path} is a SQLite database but not an attention-rehearse progress file "
             f"(application_id {app:#x}, expected {SQLITE_APPLICATION_ID:#x}); it was left untouched. "
-            f"Pass another --db PATH."
+            f"Pass another --db PATH.",
+            zh=f"{path} 是 SQLite 数据库，但不是 attention-rehearse 的进度文件；没有动它。"
+            f"用 --db 换一个路径。",
         )
 
 
@@ -148,17 +159,23 @@ def _check_writable(path: Path) -> None:
     if _read_only_fs(folder):
         raise StoreError(
             f"progress database {path} is on a read-only file system: your ratings could not be saved, so "
-            f"{untouched}. Pass a --db PATH on a writable disk."
+            f"{untouched}. Pass a --db PATH on a writable disk.",
+            zh=f"进度文件 {path} 在只读文件系统上：评分无法保存，所以什么都没问，文件也没有动。"
+            f"用 --db 指定可写磁盘上的路径。",
         )
     if path.exists() and not os.access(path, os.W_OK):
         raise StoreError(
             f"progress database {path} is read-only (no write permission): your ratings could not be saved, "
-            f"so {untouched}. Make it writable (chmod u+w {path}) or pass another --db PATH."
+            f"so {untouched}. Make it writable (chmod u+w {path}) or pass another --db PATH.",
+            zh=f"进度文件 {path} 是只读的（没有写权限）：评分无法保存，所以什么都没问，文件也没有动。"
+            f"让它可写（chmod u+w {path}），或用 --db 换一个路径。",
         )
     if not os.access(folder, os.W_OK | os.X_OK):
         raise StoreError(
             f"cannot write in the folder {folder} (SQLite keeps its journal next to the database "
-            f"{path.name}): your ratings could not be saved, so {untouched}. Pass another --db PATH."
+            f"{path.name}): your ratings could not be saved, so {untouched}. Pass another --db PATH.",
+            zh=f"无法在文件夹 {folder} 里写入（SQLite 把日志放在数据库 {path.name} 旁边）：评分无法保存，"
+            f"所以什么都没问，文件也没有动。用 --db 换一个路径。",
         )
 
 
@@ -180,7 +197,10 @@ class Store:
             self._create()
             return
         if self.path.exists() and self.path.is_dir():
-            raise StoreError(f"progress database path {self.path} is a directory")
+            raise StoreError(
+                f"progress database path {self.path} is a directory",
+                zh=f"进度文件路径 {self.path} 是一个文件夹",
+            )
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if fresh and not write:
             raise StoreError(f"no progress database at {self.path} yet")
@@ -193,6 +213,12 @@ class Store:
                 raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror or exc}") from exc
         if write:
             _check_writable(self.path)
+        checked = False
+        if not fresh and not Path(f"{self.path}-wal").exists():
+            # check with an immutable connection first: a refused file gets no -wal/-shm created beside it
+            # (a read-only connection to a WAL file leaves them behind; immutable is safe with no -wal file)
+            self._precheck()
+            checked = True
         try:
             if write:
                 self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -207,7 +233,7 @@ class Store:
             self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             if fresh:
                 self._create()
-            else:
+            elif not checked:
                 self._check_meta()
                 self._check_integrity()
             if write:
@@ -218,6 +244,20 @@ class Store:
         except StoreError:
             self.conn.close()
             raise
+
+    def _precheck(self) -> None:
+        uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode=ro&immutable=1"
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
+        try:
+            self._check_meta()
+            self._check_integrity()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"progress database {self.path} is unreadable or corrupt: {exc}") from exc
+        finally:
+            self.conn.close()
 
     # -- setup -------------------------------------------------------------------------------------
     def _create(self) -> None:
@@ -248,7 +288,10 @@ class Store:
             raise StoreError(
                 f"progress database {self.path} is damaged (SQLite integrity check: {'; '.join(rows)}); "
                 f"nothing was asked and the file was left untouched. Move it away (a backup of it may still "
-                f"hold your ratings) or pass another --db PATH."
+                f"hold your ratings) or pass another --db PATH.",
+                zh=f"进度文件 {self.path} 已损坏（SQLite 完整性检查：{'; '.join(rows)}）；"
+                f"什么都没问，文件也没有动。"
+                f"把它移开（它的备份，例如 backups/ 里的，可能还保存着你的评分），或用 --db 换一个路径。",
             )
 
     def _check_meta(self) -> None:
@@ -272,7 +315,10 @@ class Store:
         if not version.isdigit() or int(version) > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {version!r}, newer than this program understands "
-                f"({SCHEMA_VERSION}); upgrade selfattention. The file was left untouched."
+                f"({SCHEMA_VERSION}); upgrade selfattention. The file was left untouched.",
+                zh=f"{self.path} 的格式版本是 {version!r}，比本程序能读的（{SCHEMA_VERSION}）新；"
+                f"请升级 selfattention。"
+                f"文件没有动。",
             )
 
     def close(self) -> None:
@@ -313,28 +359,33 @@ class Store:
         covered: int | None = None,
         total: int | None = None,
         on_busy: Callable[[int], None] | None = None,
-    ) -> None:
+    ) -> int:
         """Store the new FSRS state and the answer in one short transaction, committed before returning.
 
         While another program holds the write lock, wait and retry until it is saved (``on_busy(attempt)``
         is called before each retry; Ctrl-C interrupts). Any other failure raises `StoreError`.
         """
         attempt = 0
-        while True:
-            try:
-                self._record_once(
-                    card_id, chapter, card, rating, reviewed_at, seconds, mode, lang, covered, total
-                )
-                return
-            except sqlite3.OperationalError as exc:
-                if not _is_busy(exc):
+        # SQLite's busy wait runs in C, where Ctrl-C is not seen until it returns: wait in short slices
+        # and loop here, so the "locked" message shows at once and Ctrl-C stops the wait at once
+        self.conn.execute(f"PRAGMA busy_timeout = {int(RECORD_BUSY_SLICE_S * 1000)}")
+        try:
+            while True:
+                try:
+                    return self._record_once(
+                        card_id, chapter, card, rating, reviewed_at, seconds, mode, lang, covered, total
+                    )
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc):
+                        raise StoreError(f"could not save to {self.path}: {exc}") from exc
+                    attempt += 1
+                    if on_busy is not None:
+                        on_busy(attempt)
+                    time.sleep(RETRY_PAUSE_S)
+                except sqlite3.DatabaseError as exc:
                     raise StoreError(f"could not save to {self.path}: {exc}") from exc
-                attempt += 1
-                if on_busy is not None:
-                    on_busy(attempt)
-                time.sleep(RETRY_PAUSE_S)
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"could not save to {self.path}: {exc}") from exc
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
     def _record_once(
         self,
@@ -348,7 +399,7 @@ class Store:
         lang: str,
         covered: int | None,
         total: int | None,
-    ) -> None:
+    ) -> int:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             prev = self.conn.execute("SELECT state FROM cards WHERE card_id = ?", (card_id,)).fetchone()
@@ -361,7 +412,7 @@ class Store:
                 "state = excluded.state, reps = reps + 1, lapses = lapses + excluded.lapses",
                 (card_id, card.to_json(), _utc(card.due).isoformat(), int(card.state), lapse),
             )
-            self.conn.execute(
+            cur = self.conn.execute(
                 "INSERT INTO reviews (card_id, chapter, rating, reviewed_at, seconds, mode, lang, covered,"
                 " total, due_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -382,6 +433,56 @@ class Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+        return int(cur.lastrowid or 0)
+
+    def snapshot(self, card_id: str) -> tuple[str, str, int, int, int] | None:
+        """The stored row of ``card_id`` (fsrs, due, state, reps, lapses), or None if never answered: what
+        `undo` puts back."""
+        row = self.conn.execute(
+            "SELECT fsrs, due, state, reps, lapses FROM cards WHERE card_id = ?", (card_id,)
+        ).fetchone()
+        return None if row is None else tuple(row)  # type: ignore[return-value]
+
+    def undo(self, review_id: int, card_id: str, before: tuple[str, str, int, int, int] | None) -> None:
+        """Take back one rating: delete its review row and put the card's state back to ``before`` (its
+        `snapshot` taken before the rating; None: the card becomes new again), in one transaction."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("DELETE FROM reviews WHERE id = ? AND card_id = ?", (review_id, card_id))
+            if before is None:
+                self.conn.execute("DELETE FROM cards WHERE card_id = ?", (card_id,))
+            else:
+                self.conn.execute(
+                    "UPDATE cards SET fsrs = ?, due = ?, state = ?, reps = ?, lapses = ? WHERE card_id = ?",
+                    (*before, card_id),
+                )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def backup(self, stamp: datetime, keep: int = BACKUPS_KEPT) -> Path | None:
+        """Copy the progress file (SQLite's online backup: consistent even mid-WAL) to
+        ``backups/<name>-YYYYmmdd-HHMMSS.sqlite3`` beside it and keep the newest ``keep`` copies.
+        Nothing is copied while the file holds no answer yet; returns the copy's path."""
+        if self.count_reviews() == 0:
+            return None
+        folder = self.path.parent / "backups"
+        try:
+            folder.mkdir(exist_ok=True)
+            target = folder / f"{self.path.stem}-{_utc(stamp):%Y%m%d-%H%M%S}{self.path.suffix}"
+            dest = sqlite3.connect(target)
+            try:
+                self.conn.backup(dest)
+            finally:
+                dest.close()
+            old = sorted(folder.glob(f"{self.path.stem}-*{self.path.suffix}"))
+            for extra in old[: max(0, len(old) - keep)]:
+                extra.unlink()
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"could not back up {self.path} into {folder}: {exc}") from exc
+        return target
 
     def reviews(self, card_ids: Iterable[str] | None = None) -> list[ReviewRow]:
         """Stored answers, oldest first (optionally only for ``card_ids``)."""
@@ -397,15 +498,18 @@ class Store:
             if wanted is None or r[0] in wanted
         ]
 
-    def new_today(self, now: datetime) -> int:
-        """Cards first answered on the UTC day of ``now`` (the new-card limit is per day, as in Anki)."""
-        day = _utc(now).date().isoformat()
-        row = self.conn.execute(
-            "SELECT COUNT(*) FROM (SELECT MIN(reviewed_at) AS first FROM reviews GROUP BY card_id) "
-            "WHERE substr(first, 1, 10) = ?",
-            (day,),
-        ).fetchone()
-        return int(row[0])
+    def new_today(self, now: datetime, day_start_hour: int = 4, modes: tuple[str, ...] = ("study",)) -> int:
+        """Cards first answered since the start of the local day of ``now`` (the new-card limit is per day,
+        as in Anki; the day starts at ``day_start_hour`` local time), counting only cards whose first answer
+        was in one of ``modes``."""
+        start, end = day_bounds(now, day_start_hour)
+        firsts = self.conn.execute(
+            "SELECT r.reviewed_at, r.mode FROM reviews r JOIN "
+            "(SELECT card_id, MIN(id) AS first FROM reviews GROUP BY card_id) f ON r.id = f.first"
+        ).fetchall()
+        return sum(
+            1 for at, mode in firsts if mode in modes and start <= _utc(datetime.fromisoformat(at)) < end
+        )
 
     def count_reviews(self) -> int:
         """Number of stored answers."""
@@ -414,6 +518,23 @@ class Store:
     def meta(self) -> dict[str, str]:
         """The meta table as a dict."""
         return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+
+
+def day_bounds(now: datetime, day_start_hour: int = 4) -> tuple[datetime, datetime]:
+    """The study day holding ``now``, in UTC: from ``day_start_hour`` o'clock local time (the system time
+    zone, $TZ) to the same hour the next day (Anki's "next day starts at", default 4 am)."""
+    local = _utc(now).astimezone()
+    start = local.replace(hour=day_start_hour, minute=0, second=0, microsecond=0)
+    if local < start:
+        start = (local - timedelta(days=1)).replace(hour=day_start_hour, minute=0, second=0, microsecond=0)
+    start = start.replace(tzinfo=None).astimezone()  # the local offset of that day (DST changes)
+    end = (start.replace(tzinfo=None) + timedelta(days=1)).astimezone()
+    return start.astimezone(UTC), end.astimezone(UTC)
+
+
+def local_time(dt: datetime) -> str:
+    """A moment as the user reads it: local time with its zone, '2026-01-05 17:10 CST'."""
+    return f"{_utc(dt).astimezone():%Y-%m-%d %H:%M %Z}"
 
 
 def parse_now(value: str | None) -> datetime:
