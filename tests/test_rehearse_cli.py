@@ -222,9 +222,9 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     t.expect(r"How did it go\?  1 again 1 min  2 hard 6 min  3 good 10 min  4 easy \d+ days")
     assert "Spoken answer of fx-scale" not in t.child.before  # the spoken answer comes on demand
     t.child.send("s")
-    t.expect(r"Spoken answer of fx-scale")
-    t.expect(r"What your answer matched:")  # s also quotes the clause behind each tick
+    t.expect(r"What your answer matched:")  # s quotes the clause behind each tick, then the spoken answer
     t.expect(r"1 ✓ you wrote: “the variance grows”")
+    t.expect(r"Spoken answer of fx-scale")
     t.expect(r"How did it go\?")
     t.sendline("3")
     t.expect(r"Saved \(good\)\. Next review in 10 min \(2026-01-05 09:10 UTC\)")
@@ -752,6 +752,8 @@ def test_time_up_alert_keeps_the_line_being_typed(env) -> None:
         child.expect(r"\(answer aloud or type; Enter on an empty line reveals\) the variance")
         child.send(" grows\r")
         child.sendline("")
+        child.expect(r"How did it go\?")
+        child.send("s")  # in a terminal the matched clauses come with s
         child.expect(r"you wrote: “the variance grows”")  # the line stayed one answer
         child.expect(r"How did it go\?")
         child.sendline("q")

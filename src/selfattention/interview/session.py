@@ -156,7 +156,8 @@ def _show_matches(ui: UI, card: bank.Card, lang: str, result: MatchResult) -> No
     """Each ticked key point with the clause of the typed answer that stated it."""
     zh = lang == "zh"
     for i in result.covered:
-        ui.say(f"{i + 1:>2} {ui.ok} {'你写的' if zh else 'you wrote'}: “{_quote(result.hits[i])}”", style="green")
+        wrote = "你写的" if zh else "you wrote"
+        ui.say(f"{i + 1:>2} {ui.ok} {wrote}: “{_quote(result.hits[i])}”", style="green")
 
 
 def _show_spoken(ui: UI, card: bank.Card, lang: str, result: MatchResult | None = None) -> None:
@@ -226,7 +227,8 @@ def _show_reveal(
                 )
         if ui.plain:
             ui.say(
-                "A checklist of what your typed answer states, clause by clause (patterns, not understanding)."
+                "A checklist of what your typed answer states, clause by clause "
+                "(patterns, not understanding)."
                 if not zh
                 else "这是按从句核对你写出的要点（看表述模式，不看理解），不是打分。",
                 style="bold",
@@ -285,7 +287,8 @@ def _ask_card(
     now = _now()
     state = store.fsrs_card(card.id, now)
     can_undo = mode == "study" and bool(session.undo)
-    rating = _ask_rating(ui, _previews(ui, sched, state, now), card, lang, can_undo=can_undo, result=result)
+    previews = _previews(ui, sched, state, now)
+    rating = _ask_rating(ui, previews, card, lang, can_undo=can_undo, result=result)
     now = _now()
     new_state, _log = sched.review_card(
         state, fsrs.Rating(rating), review_datetime=now, review_duration=int(seconds * 1000)
