@@ -264,5 +264,5 @@ def test_ntk_myth_blocks_the_ntk_point_and_san_bei_alone_is_not_6nd() -> None:
     myth = " NTK-aware scaling brings every slow pair back into the trained range."
     assert 2 not in ext.check(right + myth).covered
     flops = get_card(load_cards(), "tf-params-flops")
-    assert 3 not in flops.check("注意力的开销是 FFN 的三倍。").covered  # 三倍 says nothing about 6ND
+    assert 3 not in flops.check("长上下文时每个 token 的注意力计算是 FFN 的三倍。").covered  # not 6ND
     assert 3 in flops.check("训练每个参数每个 token 约 6 FLOPs，共约 6ND。").covered
