@@ -209,3 +209,60 @@ def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
 def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+# The third review of chapters 10-11 (fix1011: M4, L5, L9): correct descriptions of the cache bug, a correct
+# account of NTK-aware scaling, and the myths they must not hide.
+THIRD_REVIEW_CORRECT_ANSWERS = [
+    (
+        "pos-rope-details",
+        "A classic bug is when cached keys are rotated by the current position at read time: "
+        "the positions cancel.",
+    ),
+    (
+        "pos-rope-details",
+        "The wrong way: all keys are rotated by the current position when they are read, "
+        "so the positions cancel.",
+    ),
+    (
+        "pos-context-extension",
+        "NTK-aware scaling keeps the fastest pair, divides the slowest by s, "
+        "and the other slow pairs still reach angles beyond their trained range.",
+    ),
+    (
+        "pos-context-extension",
+        "NTK-aware 缩放最快的一对不变，最慢的除以 s，其余慢的维度对仍在外推，超出训练范围。",
+    ),
+    ("tf-moe", "It uses roughly the same compute as a dense 13B model."),
+    ("tf-modern-block", "Nobody disputes that SwiGLU keeps the FFN at 8 d squared."),
+]
+THIRD_REVIEW_MYTHS = [
+    ("pos-rope-details", "Cached keys are rotated by the current position when they are read."),
+    ("pos-rope-details", "缓存的 key 在读取时按当前位置旋转。"),
+    ("tf-moe", "It costs about as much per token as a dense 47 billion parameter model."),
+    ("tf-moe", "It has the same compute per token as a dense model with all its parameters."),
+    ("tf-modern-block", "Nobody disputes that SwiGLU makes the FFN bigger."),
+    ("pos-context-extension", "NTK-aware scaling brings every slow pair back into the trained range."),
+    ("pos-context-extension", "NTK 缩放把每个慢的维度对都拉回训练范围。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), THIRD_REVIEW_CORRECT_ANSWERS)
+def test_correct_answers_from_the_third_review_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), THIRD_REVIEW_MYTHS)
+def test_the_myths_of_the_third_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+def test_ntk_myth_blocks_the_ntk_point_and_san_bei_alone_is_not_6nd() -> None:
+    ext = get_card(load_cards(), "pos-context-extension")
+    right = "NTK-aware scaling multiplies the base by s to the d over d minus two."
+    assert 2 in ext.check(right).covered
+    myth = " NTK-aware scaling brings every slow pair back into the trained range."
+    assert 2 not in ext.check(right + myth).covered
+    flops = get_card(load_cards(), "tf-params-flops")
+    assert 3 not in flops.check("长上下文时每个 token 的注意力计算是 FFN 的三倍。").covered  # not 6ND
+    assert 3 in flops.check("训练每个参数每个 token 约 6 FLOPs，共约 6ND。").covered
