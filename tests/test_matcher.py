@@ -209,3 +209,18 @@ def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
 def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "answer"),
+    [("onli + @attention", "It is only attention."), ("dens + model", "A dense model."), ("rang", "Long range.")],
+)
+def test_a_pattern_word_written_as_a_stem_matches_the_word_it_stands_for(pattern: str, answer: str) -> None:
+    # analysed again, "onli" became "on", "dens" "den", "rang" "ring": 18 + 4 + 8 pattern words matched nothing
+    assert check_answer(answer, [[pattern]]).covered == [0]
+
+
+def test_k_of_counts_a_concept_once_whatever_form_matched() -> None:
+    # "onli" stands for both its forms ("on" analysed, "onli" as written): one concept, not two
+    assert check_answer("Only on Mondays.", [["2 of: onli | xylophon | zebra"]]).covered == []
+    assert check_answer("Only on a zebra.", [["2 of: onli | xylophon | zebra"]]).covered == [0]

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["Clause", "clauses", "units_of", "phrase_units", "has_cjk", "SYNONYMS_FILE"]
+__all__ = ["Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk", "SYNONYMS_FILE"]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 
@@ -139,9 +139,10 @@ class Unit:
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
 
 
-def _raw_units(text: str) -> list[Unit]:
-    """Canonicalised units of one clause before synonym rewriting."""
-    lemma = _lemmatiser()
+def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
+    """Canonicalised units of one clause before synonym rewriting (``as_written``: English words are not
+    lemmatised or stemmed, for a pattern word already written as a stem)."""
+    lemma = (lambda w: w) if as_written else _lemmatiser()
     out: list[Unit] = []
     for m in _TOKEN.finditer(canonical(text)):
         tok = m.group()
@@ -244,6 +245,13 @@ def phrase_units(phrase: str) -> tuple[str, ...]:
     raw = _raw_units(phrase)
     VOCAB.update(u.text for u in raw if u.text.isascii())
     return tuple(u.text for u in _rewrite(raw))
+
+
+@functools.lru_cache(maxsize=8192)
+def phrase_units_as_written(phrase: str) -> tuple[str, ...]:
+    """A pattern phrase with its English words as written: a word written as the stem it stands for
+    ("onli", "dens", "rang") is that stem, while the analysis would reduce it again ("on", "den", "ring")."""
+    return tuple(u.text for u in _rewrite(_raw_units(phrase, as_written=True)))
 
 
 @dataclass

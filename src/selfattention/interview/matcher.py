@@ -23,7 +23,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .language import Clause, clauses, has_cjk, phrase_units
+from .language import Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
 
@@ -35,7 +35,7 @@ class Pattern:
     source: str
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    at_least: int = 0  # "K of: a | b | c": at least K different alternatives of the one group
+    at_least: int = 0  # "K of: a | b | c": at least K of the groups (each concept one group, its forms)
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
@@ -47,13 +47,22 @@ class Pattern:
         for group in self.absent:
             if any(c.find(p) for c in span for p in group):
                 return False
-        if self.at_least:
-            found = {p for c in span for p in self.groups[0] for _, ok in c.find(p) if ok or not polarity}
-            return len(found) >= self.at_least
-        return all(
+        found = sum(
             any(ok or not polarity for c in span for p in group for _, ok in c.find(p))
             for group in self.groups
         )
+        return found >= (self.at_least or len(self.groups))
+
+
+def _alternatives(raw: str) -> tuple[tuple[str, ...], ...]:
+    """The phrases of ``a | b | …``, each analysed like an answer and, where that differs, as written (a
+    pattern word written as a stem, "onli", is the stem "only" reduces to; analysed again it is "on")."""
+    out: list[tuple[str, ...]] = []
+    for a in raw.split("|"):
+        for u in (phrase_units(a.strip()), phrase_units_as_written(a.strip())):
+            if u and u not in out:
+                out.append(u)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -64,15 +73,19 @@ def parse_pattern(source: str) -> Pattern:
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
         rest, *excl = rest.split("+")
-        alts = tuple(dict.fromkeys(u for u in (phrase_units(a.strip()) for a in rest.split("|")) if u))
-        if len(alts) < int(head):
+        concepts: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+        for a in rest.split("|"):
+            forms = _alternatives(a)
+            if forms:
+                concepts.setdefault(forms[0], forms)
+        if len(concepts) < int(head):
             raise ValueError(f"pattern {source!r} lists fewer than {head} concepts")
-        gone = tuple((phrase_units(x.strip().lstrip("!")),) for x in excl if x.strip().startswith("!"))
-        return Pattern(source, (alts,), gone, int(head))
+        gone = tuple(_alternatives(x.strip().lstrip("!")) for x in excl if x.strip().startswith("!"))
+        return Pattern(source, tuple(concepts.values()), gone, int(head))
     for raw in source.split("+"):
         raw = raw.strip()
         neg = raw.startswith("!")
-        alts = tuple(u for u in (phrase_units(a.strip()) for a in raw.lstrip("!").split("|")) if u)
+        alts = _alternatives(raw.lstrip("!"))
         if alts:
             (absent if neg else groups).append(alts)
     if not groups:
