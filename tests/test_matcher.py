@@ -213,10 +213,15 @@ def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) ->
 
 @pytest.mark.parametrize(
     ("pattern", "answer"),
-    [("onli + @attention", "It is only attention."), ("dens + model", "A dense model."), ("rang", "Long range.")],
+    [
+        ("onli + @attention", "It is only attention."), ("dens + model", "A dense model."),
+        ("rang", "Long range."),
+    ],
 )
-def test_a_pattern_word_written_as_a_stem_matches_the_word_it_stands_for(pattern: str, answer: str) -> None:
-    # analysed again, "onli" became "on", "dens" "den", "rang" "ring": 18 + 4 + 8 pattern words matched nothing
+def test_a_pattern_word_written_as_a_stem_matches_the_word_it_stands_for(
+    pattern: str, answer: str
+) -> None:
+    # analysed again, "onli" became "on", "dens" "den", "rang" "ring": 30 pattern words matched nothing
     assert check_answer(answer, [[pattern]]).covered == [0]
 
 

@@ -32,7 +32,9 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk", "SYNONYMS_FILE"]
+__all__ = [
+    "Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk", "SYNONYMS_FILE",
+]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 
