@@ -229,3 +229,10 @@ def test_k_of_counts_a_concept_once_whatever_form_matched() -> None:
     # "onli" stands for both its forms ("on" analysed, "onli" as written): one concept, not two
     assert check_answer("Only on Mondays.", [["2 of: onli | xylophon | zebra"]]).covered == []
     assert check_answer("Only on a zebra.", [["2 of: onli | xylophon | zebra"]]).covered == [0]
+
+
+def test_a_stated_myth_scores_below_an_answer_that_states_nothing() -> None:
+    card = get_card(CARDS, "scaling-why-sqrt-dk")
+    myth, empty = card.check("We divide by d_k."), card.check("Attention is useful.")
+    assert myth.stated and not myth.covered and not empty.covered
+    assert myth.score < empty.score == 0.0

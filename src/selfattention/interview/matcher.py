@@ -124,10 +124,10 @@ class MatchResult:
 
     @property
     def score(self) -> float:
-        """The checklist's share: key points covered over key points + stated misconceptions (each stated
-        myth is one more item failed: "states no misconception"). For benchmarks; never shown as a grade."""
-        n = self.total + len(self.stated)
-        return len(self.covered) / n if n else 1.0
+        """(key points covered - misconceptions stated) / key points: a stated myth costs as much as a key
+        point earns, so an answer that states a myth and nothing else scores below one that states nothing
+        (as a share of an enlarged checklist, both were 0). For benchmarks; never shown as a grade."""
+        return (len(self.covered) - len(self.stated)) / self.total if self.total else 1.0
 
 
 def _first_clause(
