@@ -236,3 +236,25 @@ def test_a_stated_myth_scores_below_an_answer_that_states_nothing() -> None:
     myth, empty = card.check("We divide by d_k."), card.check("Attention is useful.")
     assert myth.stated and not myth.covered and not empty.covered
     assert myth.score < empty.score == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It is a common myth that columns sum to 1; each row sums to 1.",  # a rejection before "that"
+        "Do the columns sum to 1?",  # a question states nothing
+        "每一列的和必须是 1 吗？",
+    ],
+)
+def test_a_rejected_or_asked_myth_is_not_stated(answer: str) -> None:
+    assert not get_card(CARDS, "flow-softmax-axis").check(answer).stated, answer
+
+
+def test_a_negated_because_keeps_its_negation() -> None:
+    # "并不是因为…" / "not because …": the clause is not cut before 因为 / because, so the negation scopes it
+    card = get_card(CARDS, "scale-attention-sinks")
+    assert not card.check("sink 并不是因为内容重要，而是因为 softmax 必须和为 1。").stated
+    assert card.check("sink 是因为内容重要。").stated
+    assert [c.text for c in clauses("It is not because the content matters.")] == [
+        "It is not because the content matters"
+    ]

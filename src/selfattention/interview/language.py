@@ -62,10 +62,13 @@ _ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
 _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若"}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
-    r"\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
+    r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
     r"otherwise)\b)"
 )
-_ZH_SPLIT = re.compile(r"(?<!不)(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))")
+_ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 不是
+    r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)"
+    r"(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))"
+)
 _SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
 
@@ -263,6 +266,7 @@ class Clause:
     text: str
     units: list[Unit]
     sentence: int
+    question: bool = False  # its sentence ends with "?" / "？" or asks with 吗: it states nothing
 
     @property
     def conditional(self) -> bool:
@@ -276,7 +280,13 @@ class Clause:
         hits = []
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
-                negated = any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                negated = (
+                    any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                    or any(  # "it is a myth that …", "wrong to say that …"
+                        u.post and "that" in (x.text for x in units[j + 1:j + 4])
+                        for j, u in enumerate(units[:i])
+                    )
+                )
                 hits.append((i, not negated))
         return hits
 
@@ -293,9 +303,12 @@ def clauses(text: str) -> list[Clause]:
     """Cut ``text`` into clauses (see the module docstring), each with its canonical units."""
     t = unicodedata.normalize("NFKC", text)
     out: list[Clause] = []
-    for s, sentence in enumerate(_SENTENCE.split(t)):
+    pieces = re.split(f"({_SENTENCE.pattern})", t)
+    for s, k in enumerate(range(0, len(pieces), 2)):
+        sentence, end = pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""
+        asks = "?" in end or "？" in end or sentence.rstrip().endswith("吗")
         for part in _split_sentence(sentence):
             units = units_of(part, correct=True)
             if units:
-                out.append(Clause(part, units, s))
+                out.append(Clause(part, units, s, asks))
     return out

@@ -6,11 +6,12 @@ segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``:
 must all be present in the clause in any order and with any words between them; ``|`` separates
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
 absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
-"不是按行") or followed by a rejection ("… is a myth", "… 是错的") is not stated.
+"不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
+not stated.
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
 stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
-divided by d_k …", "要是 …"). A stated myth blocks the key points it contradicts (``blocks``, per card).
+divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth blocks the key points it contradicts (``blocks``, per card).
 
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
@@ -134,7 +135,7 @@ def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
 ) -> str | None:
     for clause in cls:
-        if myth and clause.conditional:
+        if myth and (clause.conditional or clause.question):
             continue
         for src in patterns:
             if parse_pattern(src).match(clause, polarity):
