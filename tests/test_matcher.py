@@ -258,3 +258,13 @@ def test_a_negated_because_keeps_its_negation() -> None:
     assert [c.text for c in clauses("It is not because the content matters.")] == [
         "It is not because the content matters"
     ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"), [("12d^2", "12d²"), ("d_model^2", "d_model²"), ("4 d^2", "4 d²")]
+)
+def test_a_squared_term_reads_the_same_typed_with_a_caret(typed: str, written: str) -> None:
+    def units(text: str) -> list[str]:
+        return [u.text for c in clauses(text) for u in c.units]
+
+    assert units(typed) == units(written)

@@ -88,7 +88,7 @@ _FORMULAS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"开?根号|开方|平方根|√"), " sqrt "),
     (re.compile(r"\bd\s*_?\s*\{?\s*(k|v|q|model|head|ff|h)\s*\}?(?![a-z0-9])"), r" d_\1 "),
     (re.compile(r"\bh\s*_?\s*\{?\s*(kv|q)\s*\}?(?![a-z0-9])"), r" h_\1 "),
-    (re.compile(r"\b([a-z0-9])\s*(?:\^\s*\{?\s*2\s*\}?|²|\s+squared)"), r" \g<1>2 "),
+    (re.compile(r"\b(d_[a-z]+|\d*[a-z]|[a-z0-9])\s*(?:\^\s*\{?\s*2\s*\}?|²|\s+squared)"), r" \g<1>2 "),
     (re.compile(r"(?<=[a-z0-9_)])\s*\^\s*"), " pow "),
     (re.compile(r"[×*·⋅]"), " times "),
     (re.compile(r"[÷/]"), " div "),

@@ -11,7 +11,8 @@ not stated.
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
 stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
-divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth blocks the key points it contradicts (``blocks``, per card).
+divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth blocks the key points it
+contradicts (``blocks``, per card).
 
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
