@@ -270,3 +270,15 @@ def test_a_squared_term_reads_the_same_typed_with_a_caret(typed: str, written: s
         return [u.text for c in clauses(text) for u in c.units]
 
     assert units(typed) == units(written)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "At each step only the new token's key is rotated at its position and appended to the cache.",
+        "Each step the new key is rotated by the current position and then cached.",
+    ],
+)
+def test_rotating_the_new_key_at_the_current_position_is_not_the_cache_myth(answer: str) -> None:
+    # the myth is re-rotating the keys already cached; the new token's current position is its own
+    assert not get_card(CARDS, "pos-rope-details").check(answer).stated, answer
