@@ -187,6 +187,12 @@ def test_both_languages_are_present_in_every_field(cards: list[Card]) -> None:
         assert card.misconceptions, f"{card.id} has no misconception"
 
 
+def test_every_registry_myth_is_used_by_a_card() -> None:
+    """A myth no card refers to is dead weight (a chapter reworded it and the migration made a new entry)."""
+    used = {t.myth for card in load_cards() for t in card.tells}
+    assert sorted(set(load_myths()) - used) == []
+
+
 def test_no_english_text_is_copied_from_another_card(cards: list[Card]) -> None:
     seen: dict[str, str] = {}
     myths = [_normalise(m["en"]) for m in load_myths().values()]

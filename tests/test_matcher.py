@@ -143,11 +143,13 @@ def test_each_tick_quotes_the_clause_that_stated_it() -> None:
     assert r.stated[0] == "We divide by d_k"
 
 
-# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 91.2 % EN,
-# 91.4 % zh, precision 94.2 / 90.7 %, recall 91.7 / 88.8 %, myths flagged 50/57, false alarms 0/119,
-# myth below partial on 36/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
+# floors: a little under the numbers measured on the dev corpus (267 answers: agreement 92.6 % EN,
+# 92.2 % zh, precision 94.1 / 91.6 %, recall 94.1 / 89.7 %, myths flagged 55/57, false alarms 0/119,
+# myth below partial on 43/45 cards); the keyword matcher they replace measured 89.4 % / 88.0 %
 # agreement, 6/14 and 11/43 myths flagged and 10.3 % echo ticks on the same answers. Treating a topic
-# word as enough, dropping negation, or claims within one clause only, each fails these floors.
+# word as enough, dropping negation, or claims within one clause only, each fails these floors. (The old
+# score, a myth as one more checklist item, measures 43/45 here too since the partial answers tick
+# something; its own test is test_a_stated_myth_scores_below_an_answer_that_states_nothing.)
 @pytest.fixture(scope="module")
 def dev_stats():
     entries = bench.load_corpus(DEV)
@@ -174,8 +176,8 @@ def test_echoed_questions_tick_nothing() -> None:
 
 
 FLOORS = {
-    "agree_en": 0.90, "agree_zh": 0.895, "precision": 0.89, "recall": 0.87, "myths": 0.85, "alarms": 0.03,
-    "myth_below_partial": 0.7,
+    "agree_en": 0.92, "agree_zh": 0.915, "precision": 0.91, "recall": 0.89, "myths": 0.93, "alarms": 0.03,
+    "myth_below_partial": 0.93,
 }
 
 
@@ -266,3 +268,74 @@ def test_ntk_myth_blocks_the_ntk_point_and_san_bei_alone_is_not_6nd() -> None:
     flops = get_card(load_cards(), "tf-params-flops")
     assert 3 not in flops.check("长上下文时每个 token 的注意力计算是 FFN 的三倍。").covered  # not 6ND
     assert 3 in flops.check("训练每个参数每个 token 约 6 FLOPs，共约 6ND。").covered
+
+
+@pytest.mark.parametrize(
+    ("pattern", "answer"),
+    [
+        ("onli + @attention", "It is only attention."), ("dens + model", "A dense model."),
+        ("rang", "Long range."),
+    ],
+)
+def test_a_pattern_word_written_as_a_stem_matches_the_word_it_stands_for(
+    pattern: str, answer: str
+) -> None:
+    # analysed again, "onli" became "on", "dens" "den", "rang" "ring": 30 pattern words matched nothing
+    assert check_answer(answer, [[pattern]]).covered == [0]
+
+
+def test_k_of_counts_a_concept_once_whatever_form_matched() -> None:
+    # "onli" stands for both its forms ("on" analysed, "onli" as written): one concept, not two
+    assert check_answer("Only on Mondays.", [["2 of: onli | xylophon | zebra"]]).covered == []
+    assert check_answer("Only on a zebra.", [["2 of: onli | xylophon | zebra"]]).covered == [0]
+
+
+def test_a_stated_myth_scores_below_an_answer_that_states_nothing() -> None:
+    card = get_card(CARDS, "scaling-why-sqrt-dk")
+    myth, empty = card.check("We divide by d_k."), card.check("Attention is useful.")
+    assert myth.stated and not myth.covered and not empty.covered
+    assert myth.score < empty.score == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It is a common myth that columns sum to 1; each row sums to 1.",  # a rejection before "that"
+        "Do the columns sum to 1?",  # a question states nothing
+        "每一列的和必须是 1 吗？",
+    ],
+)
+def test_a_rejected_or_asked_myth_is_not_stated(answer: str) -> None:
+    assert not get_card(CARDS, "flow-softmax-axis").check(answer).stated, answer
+
+
+def test_a_negated_because_keeps_its_negation() -> None:
+    # "并不是因为…" / "not because …": the clause is not cut before 因为 / because, so the negation scopes it
+    card = get_card(CARDS, "scale-attention-sinks")
+    assert not card.check("sink 并不是因为内容重要，而是因为 softmax 必须和为 1。").stated
+    assert card.check("sink 是因为内容重要。").stated
+    assert [c.text for c in clauses("It is not because the content matters.")] == [
+        "It is not because the content matters"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"), [("12d^2", "12d²"), ("d_model^2", "d_model²"), ("4 d^2", "4 d²")]
+)
+def test_a_squared_term_reads_the_same_typed_with_a_caret(typed: str, written: str) -> None:
+    def units(text: str) -> list[str]:
+        return [u.text for c in clauses(text) for u in c.units]
+
+    assert units(typed) == units(written)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "At each step only the new token's key is rotated at its position and appended to the cache.",
+        "Each step the new key is rotated by the current position and then cached.",
+    ],
+)
+def test_rotating_the_new_key_at_the_current_position_is_not_the_cache_myth(answer: str) -> None:
+    # the myth is re-rotating the keys already cached; the new token's current position is its own
+    assert not get_card(CARDS, "pos-rope-details").check(answer).stated, answer

@@ -10,7 +10,7 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
 - myth detection: labelled myths (of the answer's card) that the check flags;
 - false alarms: complete answers on which any myth is flagged;
 - myth < partial: cards on which the myth answers score below the partial ones on average
-  (`MatchResult.score`: key points ticked over key points + myths stated);
+  (`MatchResult.score`: key points ticked minus myths stated, over key points);
 - echo: key points ticked when the card's own question is typed back (EN and 中文), over every card.
 """
 

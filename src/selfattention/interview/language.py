@@ -33,7 +33,8 @@ from pathlib import Path
 import yaml
 
 __all__ = [
-    "Clause", "clauses", "units_of", "phrase_units", "has_cjk", "split_misconception", "SYNONYMS_FILE",
+    "Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk", "split_misconception",
+    "SYNONYMS_FILE",
 ]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
@@ -62,10 +63,13 @@ _ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
 _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若"}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
-    r"\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
+    r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
     r"otherwise)\b)"
 )
-_ZH_SPLIT = re.compile(r"(?<!不)(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))")
+_ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 不是
+    r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)"
+    r"(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))"
+)
 _SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
 
@@ -85,7 +89,7 @@ _FORMULAS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"开?根号|开方|平方根|√"), " sqrt "),
     (re.compile(r"\bd\s*_?\s*\{?\s*(k|v|q|model|head|ff|h)\s*\}?(?![a-z0-9])"), r" d_\1 "),
     (re.compile(r"\bh\s*_?\s*\{?\s*(kv|q)\s*\}?(?![a-z0-9])"), r" h_\1 "),
-    (re.compile(r"\b([a-z0-9])\s*(?:\^\s*\{?\s*2\s*\}?|²|\s+squared)"), r" \g<1>2 "),
+    (re.compile(r"\b(d_[a-z]+|\d*[a-z]|[a-z0-9])\s*(?:\^\s*\{?\s*2\s*\}?|²|\s+squared)"), r" \g<1>2 "),
     (re.compile(r"(?<=[a-z0-9_)])\s*\^\s*"), " pow "),
     (re.compile(r"[×*·⋅]"), " times "),
     (re.compile(r"[÷/]"), " div "),
@@ -141,9 +145,10 @@ class Unit:
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
 
 
-def _raw_units(text: str) -> list[Unit]:
-    """Canonicalised units of one clause before synonym rewriting."""
-    lemma = _lemmatiser()
+def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
+    """Canonicalised units of one clause before synonym rewriting (``as_written``: English words are not
+    lemmatised or stemmed, for a pattern word already written as a stem)."""
+    lemma = (lambda w: w) if as_written else _lemmatiser()
     out: list[Unit] = []
     for m in _TOKEN.finditer(canonical(text)):
         tok = m.group()
@@ -248,6 +253,13 @@ def phrase_units(phrase: str) -> tuple[str, ...]:
     return tuple(u.text for u in _rewrite(raw))
 
 
+@functools.lru_cache(maxsize=8192)
+def phrase_units_as_written(phrase: str) -> tuple[str, ...]:
+    """A pattern phrase with its English words as written: a word written as the stem it stands for
+    ("onli", "dens", "rang") is that stem, while the analysis would reduce it again ("on", "den", "ring")."""
+    return tuple(u.text for u in _rewrite(_raw_units(phrase, as_written=True)))
+
+
 @dataclass
 class Clause:
     """One clause: its text as typed (NFKC) for quoting, its units, and its sentence number."""
@@ -255,6 +267,7 @@ class Clause:
     text: str
     units: list[Unit]
     sentence: int
+    question: bool = False  # its sentence ends with "?" / "？" or asks with 吗: it states nothing
 
     @property
     def conditional(self) -> bool:
@@ -268,7 +281,13 @@ class Clause:
         hits = []
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
-                negated = any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                negated = (
+                    any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                    or any(  # "it is a myth that …", "wrong to say that …"
+                        u.post and "that" in (x.text for x in units[j + 1:j + 4])
+                        for j, u in enumerate(units[:i])
+                    )
+                )
                 hits.append((i, not negated))
         return hits
 
@@ -285,11 +304,14 @@ def clauses(text: str) -> list[Clause]:
     """Cut ``text`` into clauses (see the module docstring), each with its canonical units."""
     t = unicodedata.normalize("NFKC", text)
     out: list[Clause] = []
-    for s, sentence in enumerate(_SENTENCE.split(t)):
+    pieces = re.split(f"({_SENTENCE.pattern})", t)
+    for s, k in enumerate(range(0, len(pieces), 2)):
+        sentence, end = pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""
+        asks = "?" in end or "？" in end or sentence.rstrip().endswith("吗")
         for part in _split_sentence(sentence):
             units = units_of(part, correct=True)
             if units:
-                out.append(Clause(part, units, s))
+                out.append(Clause(part, units, s, asks))
     return out
 
 

@@ -6,11 +6,13 @@ segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``:
 must all be present in the clause in any order and with any words between them; ``|`` separates
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
 absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
-"不是按行") or followed by a rejection ("… is a myth", "… 是错的") is not stated.
+"不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
+not stated.
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
 stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
-divided by d_k …", "要是 …"). A stated myth blocks the key points it contradicts (``blocks``, per card).
+divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth blocks the key points it
+contradicts (``blocks``, per card).
 
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
@@ -23,7 +25,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .language import Clause, clauses, has_cjk, phrase_units
+from .language import Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
 
@@ -35,7 +37,7 @@ class Pattern:
     source: str
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    at_least: int = 0  # "K of: a | b | c": at least K different alternatives of the one group
+    at_least: int = 0  # "K of: a | b | c": at least K of the groups (each concept one group, its forms)
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
@@ -47,13 +49,22 @@ class Pattern:
         for group in self.absent:
             if any(c.find(p) for c in span for p in group):
                 return False
-        if self.at_least:
-            found = {p for c in span for p in self.groups[0] for _, ok in c.find(p) if ok or not polarity}
-            return len(found) >= self.at_least
-        return all(
+        found = sum(
             any(ok or not polarity for c in span for p in group for _, ok in c.find(p))
             for group in self.groups
         )
+        return found >= (self.at_least or len(self.groups))
+
+
+def _alternatives(raw: str) -> tuple[tuple[str, ...], ...]:
+    """The phrases of ``a | b | …``, each analysed like an answer and, where that differs, as written (a
+    pattern word written as a stem, "onli", is the stem "only" reduces to; analysed again it is "on")."""
+    out: list[tuple[str, ...]] = []
+    for a in raw.split("|"):
+        for u in (phrase_units(a.strip()), phrase_units_as_written(a.strip())):
+            if u and u not in out:
+                out.append(u)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -64,15 +75,19 @@ def parse_pattern(source: str) -> Pattern:
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
         rest, *excl = rest.split("+")
-        alts = tuple(dict.fromkeys(u for u in (phrase_units(a.strip()) for a in rest.split("|")) if u))
-        if len(alts) < int(head):
+        concepts: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+        for a in rest.split("|"):
+            forms = _alternatives(a)
+            if forms:
+                concepts.setdefault(forms[0], forms)
+        if len(concepts) < int(head):
             raise ValueError(f"pattern {source!r} lists fewer than {head} concepts")
-        gone = tuple((phrase_units(x.strip().lstrip("!")),) for x in excl if x.strip().startswith("!"))
-        return Pattern(source, (alts,), gone, int(head))
+        gone = tuple(_alternatives(x.strip().lstrip("!")) for x in excl if x.strip().startswith("!"))
+        return Pattern(source, tuple(concepts.values()), gone, int(head))
     for raw in source.split("+"):
         raw = raw.strip()
         neg = raw.startswith("!")
-        alts = tuple(u for u in (phrase_units(a.strip()) for a in raw.lstrip("!").split("|")) if u)
+        alts = _alternatives(raw.lstrip("!"))
         if alts:
             (absent if neg else groups).append(alts)
     if not groups:
@@ -111,17 +126,17 @@ class MatchResult:
 
     @property
     def score(self) -> float:
-        """The checklist's share: key points covered over key points + stated misconceptions (each stated
-        myth is one more item failed: "states no misconception"). For benchmarks; never shown as a grade."""
-        n = self.total + len(self.stated)
-        return len(self.covered) / n if n else 1.0
+        """(key points covered - misconceptions stated) / key points: a stated myth costs as much as a key
+        point earns, so an answer that states a myth and nothing else scores below one that states nothing
+        (as a share of an enlarged checklist, both were 0). For benchmarks; never shown as a grade."""
+        return (len(self.covered) - len(self.stated)) / self.total if self.total else 1.0
 
 
 def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
 ) -> str | None:
     for clause in cls:
-        if myth and clause.conditional:
+        if myth and (clause.conditional or clause.question):
             continue
         for src in patterns:
             if parse_pattern(src).match(clause, polarity):
