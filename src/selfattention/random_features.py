@@ -47,7 +47,7 @@ def performer_attention(
     num_features: int,
     generator: torch.Generator | None = None,
 ) -> torch.Tensor:
-    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v): random-feature softmax estimate.
+    """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v): random-feature estimate.
 
     Estimates softmax(q k^T / sqrt(d_k)) v with ``num_features`` i.i.d. Gaussian features, never an n x n
     tensor: O(n m (d_k + d_v)) time. The estimate is unbiased for each kernel value exp(q . k / sqrt(d_k)),
