@@ -51,3 +51,27 @@ def test_performer_checks_its_inputs() -> None:
         performer_attention(q, q, q, 0)
     with pytest.raises(ValueError, match="omega"):
         favor_features(q, torch.randn(10, 7))
+
+
+@pytest.mark.parametrize(("dtype", "std"), [(torch.float16, 3), (torch.bfloat16, 8), (torch.float32, 8)])
+def test_performer_is_finite_for_large_inputs(dtype: torch.dtype, std: float) -> None:
+    # Without the max-shift exp overflows to inf here and inf / inf gives NaN.
+    g = torch.Generator().manual_seed(0)
+    q, k, v = ((std * torch.randn(2, 64, 16, generator=g)).to(dtype) for _ in range(3))
+    out = performer_attention(q, k, v, 256, torch.Generator().manual_seed(0)).float()
+    assert torch.isfinite(out).all()
+    # Positive weights summing to 1: every output lies within the range of v's column.
+    vf = v.float()
+    tol = 0.02 * std
+    assert (out >= vf.amin(dim=-2, keepdim=True) - tol).all()
+    assert (out <= vf.amax(dim=-2, keepdim=True) + tol).all()
+
+
+def test_max_shift_leaves_the_estimate_unchanged() -> None:
+    g = torch.Generator().manual_seed(2)
+    q, k, v = (torch.randn(2, 32, 16, dtype=torch.float64, generator=g) for _ in range(3))
+    out = performer_attention(q, k, v, 512, torch.Generator().manual_seed(5))
+    omega = torch.randn(512, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(5))
+    fq, fk = favor_features(q * 16**-0.25, omega), favor_features(k * 16**-0.25, omega)  # unshifted
+    ref = (fq @ (fk.transpose(-2, -1) @ v)) / (fq @ fk.sum(dim=-2).unsqueeze(-1))
+    torch.testing.assert_close(out, ref, rtol=1e-12, atol=1e-12)
