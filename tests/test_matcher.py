@@ -209,3 +209,32 @@ def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
 def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+# Chapter 12 review (M3): correct answers that negate or report the "infinite context" myth, and the myth.
+SINKS_CORRECT = [
+    "StreamingLLM 并不能提供无限上下文",
+    "不能提供无限上下文",
+    "它不提供无限上下文",
+    "没有给模型无限上下文",
+    "很多人以为它有无限上下文，其实不是",
+    "StreamingLLM does not give infinite context.",
+    "Many people think StreamingLLM gives infinite context; it does not.",
+    "StreamingLLM 能处理无限长的流，但上下文仍然有限。",
+]
+SINKS_MYTHS = [
+    "StreamingLLM 让模型拥有无限上下文",
+    "它能给模型无限的上下文",
+    "StreamingLLM gives the model infinite context.",
+]
+
+
+@pytest.mark.parametrize("answer", SINKS_CORRECT)
+def test_negated_infinite_context_is_not_the_streamingllm_myth(answer: str) -> None:
+    result = get_card(CARDS, "scale-attention-sinks").check(answer)
+    assert not result.stated, (answer, result.stated)
+
+
+@pytest.mark.parametrize("answer", SINKS_MYTHS)
+def test_the_streamingllm_infinite_context_myth_is_caught(answer: str) -> None:
+    assert get_card(CARDS, "scale-attention-sinks").check(answer).stated, answer
