@@ -273,7 +273,7 @@ def test_double_backward_raises_with_a_constant_upstream_gradient() -> None:
     loss = (flash_attention(q, k, v, block_size=2) * w).sum()
     got = torch.autograd.grad(loss, (q, k, v))
     want = torch.autograd.grad((F.scaled_dot_product_attention(q, k, v) * w).sum(), (q, k, v))
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=True):
         torch.testing.assert_close(a, b)
 
 

@@ -137,7 +137,7 @@ def test_streamed_prefill_intensity_bytes_and_kv_heads() -> None:
     assert math.isclose(got, flops / (4 * numbers))
     for e, kv in ((1, None), (4, 8), (2, 1)):
         ideal = attention_intensity("prefill", n, h, d, num_kv_heads=kv, bytes_per_element=e)["intensity"]
-        assert math.isclose(streamed_prefill_intensity(n, n, num_heads=h, num_kv_heads=kv, bytes_per_element=e),
-                            ideal)
+        got = streamed_prefill_intensity(n, n, num_heads=h, num_kv_heads=kv, bytes_per_element=e)
+        assert math.isclose(got, ideal)
     with pytest.raises(ValueError, match="num_kv_heads"):
         streamed_prefill_intensity(n, b_r, num_heads=6, num_kv_heads=4)

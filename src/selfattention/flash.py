@@ -141,7 +141,8 @@ class _FlashAttention(torch.autograd.Function):
         if torch.is_grad_enabled():  # create_graph=True: a second derivative through this would be wrong
             raise RuntimeError(
                 "flash_attention is once-differentiable: its hand-written backward cannot be differentiated "
-                "again (create_graph=True / double backward); use the explicit attention for second derivatives"
+                "again (create_graph=True / double backward); use the explicit attention for second "
+                "derivatives"
             )
         q, k, v, out, lse = ctx.saved_tensors
         dq, dk, dv = _backward(q, k, v, out, lse, d_out.contiguous(), ctx.causal, ctx.block, ctx.scale)
