@@ -270,3 +270,22 @@ def test_paged_attention_reads_blocks_in_place_and_equals_contiguous(heads) -> N
         torch.testing.assert_close(paged.attention(q, s), ref, atol=1e-12, rtol=0)
     with pytest.raises(ValueError, match="multiple"):
         paged.attention(torch.randn(3, 1, 8, dtype=torch.float64), "a")
+
+
+def test_paged_attention_on_an_empty_sequence_gives_zeros_and_unknown_ids_read_once() -> None:
+    """A sequence created by an empty append has no key: zeros, as ``scaled_dot_product_attention`` gives a
+    fully masked row (before the fix: merge's "outs and lses must be non-empty"); the error for an unknown id
+    lists the ids by their repr once (before: ["'z'"])."""
+    paged = PagedKVCache(block_size=4, num_blocks=4, num_kv_heads=2, head_dim=8, dtype=torch.float64)
+    paged.append("z", torch.zeros(2, 0, 8, dtype=torch.float64), torch.zeros(2, 0, 8, dtype=torch.float64))
+    assert paged.lengths == {"z": 0} and paged.block_tables == {"z": []}
+    q = torch.randn(4, 1, 8, dtype=torch.float64)
+    out = paged.attention(q, "z")
+    assert out.shape == q.shape and torch.equal(out, torch.zeros_like(q))
+    masked = scaled_dot_product_attention(q, q, q, mask=torch.zeros(1, 1, dtype=torch.bool))
+    assert torch.equal(masked, out)  # the package's convention for a row with no key
+    paged.append(3, torch.ones(2, 1, 8, dtype=torch.float64), torch.ones(2, 1, 8, dtype=torch.float64))
+    for read in (paged.gather, lambda s: paged.attention(q, s)):
+        with pytest.raises(ValueError) as err:
+            read("y")
+        assert str(err.value) == "seq_id 'y' is not in the cache: have ['z', 3]"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
@@ -116,3 +118,26 @@ def test_streamed_prefill_intensity_counts_k_v_once_per_query_block() -> None:
     assert 120 < streamed_prefill_intensity(n, b_r) < 128  # ~ B_r, below an H100's ridge (~295)
     ideal = attention_intensity("prefill", n, 1, d)["intensity"]
     assert streamed_prefill_intensity(n, n) == ideal == n / 2  # one query block: the read-once ideal
+
+
+def test_streamed_prefill_intensity_bytes_and_kv_heads() -> None:
+    """d cancels whatever the bytes: b bytes per number give 2 n / (b (1 + ceil(n / B_r))); GQA's query heads
+    share each K/V read; one query block equals attention_intensity's read-once ideal for every setting."""
+    from selfattention.intensity import streamed_prefill_intensity
+
+    n, d, b_r = 1000, 64, 128  # 8 query blocks, the last one partial
+    for e in (1, 2, 4):
+        flops = 4 * n * n * d
+        numbers = 2 * n * d + 8 * 2 * n * d
+        assert math.isclose(streamed_prefill_intensity(n, b_r, bytes_per_element=e), flops / (e * numbers))
+    h, h_kv = 32, 8
+    flops = 4 * h * n * n * d
+    numbers = 2 * h * n * d + 8 * 2 * h_kv * n * d  # K, V per K/V head per query block
+    got = streamed_prefill_intensity(n, b_r, num_heads=h, num_kv_heads=h_kv, bytes_per_element=4)
+    assert math.isclose(got, flops / (4 * numbers))
+    for e, kv in ((1, None), (4, 8), (2, 1)):
+        ideal = attention_intensity("prefill", n, h, d, num_kv_heads=kv, bytes_per_element=e)["intensity"]
+        got = streamed_prefill_intensity(n, n, num_heads=h, num_kv_heads=kv, bytes_per_element=e)
+        assert math.isclose(got, ideal)
+    with pytest.raises(ValueError, match="num_kv_heads"):
+        streamed_prefill_intensity(n, b_r, num_heads=6, num_kv_heads=4)

@@ -339,3 +339,58 @@ def test_a_squared_term_reads_the_same_typed_with_a_caret(typed: str, written: s
 def test_rotating_the_new_key_at_the_current_position_is_not_the_cache_myth(answer: str) -> None:
     # the myth is re-rotating the keys already cached; the new token's current position is its own
     assert not get_card(CARDS, "pos-rope-details").check(answer).stated, answer
+
+
+# Chapter 12 review (M3): correct answers that negate or report the "infinite context" myth, and the myth.
+SINKS_CORRECT = [
+    "StreamingLLM 并不能提供无限上下文",
+    "不能提供无限上下文",
+    "它不提供无限上下文",
+    "没有给模型无限上下文",
+    "很多人以为它有无限上下文，其实不是",
+    "StreamingLLM does not give infinite context.",
+    "Many people think StreamingLLM gives infinite context; it does not.",
+    "StreamingLLM 能处理无限长的流，但上下文仍然有限。",
+]
+SINKS_MYTHS = [
+    "StreamingLLM 让模型拥有无限上下文",
+    "它能给模型无限的上下文",
+    "StreamingLLM gives the model infinite context.",
+]
+
+
+@pytest.mark.parametrize("answer", SINKS_CORRECT)
+def test_negated_infinite_context_is_not_the_streamingllm_myth(answer: str) -> None:
+    result = get_card(CARDS, "scale-attention-sinks").check(answer)
+    assert not result.stated, (answer, result.stated)
+
+
+@pytest.mark.parametrize("answer", SINKS_MYTHS)
+def test_the_streamingllm_infinite_context_myth_is_caught(answer: str) -> None:
+    assert get_card(CARDS, "scale-attention-sinks").check(answer).stated, answer
+
+
+# Chapter 12 review (L8): "prefill is compute-bound" earns key point 2 only with its condition (long prompts).
+PREFILL_UNCONDITIONED = [
+    "Prefill is compute-bound.",
+    "prefill 是计算受限的。",
+    "Prefill is compute-bound because each key is reused by all the queries.",
+    "每个 key 被所有 query 复用，所以 prefill 是计算受限的。",
+]
+PREFILL_CONDITIONED = [
+    "Prefill is compute-bound past a few hundred tokens.",
+    "Prefill is compute-bound once the prompt is longer than about 300 tokens on an A100.",
+    "Prefill with MHA has intensity about n/2, so long prompts are compute-bound.",
+    "prefill 阶段超过几百个 token 就是计算受限的。",
+    "长提示词的 prefill 是计算受限的。",
+]
+
+
+@pytest.mark.parametrize("answer", PREFILL_UNCONDITIONED)
+def test_prefill_compute_bound_without_its_condition_does_not_tick(answer: str) -> None:
+    assert 1 not in get_card(CARDS, "scale-prefill-decode").check(answer).covered, answer
+
+
+@pytest.mark.parametrize("answer", PREFILL_CONDITIONED)
+def test_prefill_compute_bound_with_its_condition_ticks(answer: str) -> None:
+    assert 1 in get_card(CARDS, "scale-prefill-decode").check(answer).covered, answer

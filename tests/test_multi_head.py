@@ -226,3 +226,18 @@ def test_windowed_receptive_field_without_a_binding_window_sees_everything():
     assert windowed_receptive_field(1, 30, n=12) == list(range(12))
     with pytest.raises(ValueError, match="window"):
         windowed_receptive_field(2, 0)
+
+
+@pytest.mark.parametrize("layers", [1, 2, 3])
+def test_sink_window_relays_evicted_tokens_within_the_stack_reach(layers):
+    """StreamingLLM's mask: the sinks and, after L layers, the last L(w-1)+1 positions move the last output.
+    One layer sees only the kept positions; with two or more, evicted tokens in reach still matter (relayed
+    through later tokens' states), and beyond it they do not."""
+    from selfattention import windowed_receptive_field
+
+    n, sinks, w = 30, 4, 8
+    moved = windowed_receptive_field(layers, w, n=n, num_sinks=sinks)
+    span = layers * (w - 1) + 1
+    assert moved == list(range(sinks)) + list(range(n - span, n))
+    with pytest.raises(ValueError, match="num_sinks"):
+        windowed_receptive_field(1, w, num_sinks=-1)

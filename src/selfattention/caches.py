@@ -7,7 +7,7 @@ Each cache stores keys and values of shape (B, h_kv, n, d) per layer (the paged 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 
 import torch
 
@@ -179,6 +179,11 @@ class SinkKVCache:
         return len(self.positions)
 
 
+def _ids(ids: Iterable[Hashable]) -> str:
+    """The sequence ids for an error message, each shown once by its repr: [a, 'b']."""
+    return "[" + ", ".join(sorted(map(repr, ids))) + "]"
+
+
 class PagedKVCache:
     """vLLM-style paged cache: one pool of ``num_blocks`` fixed-size blocks shared by many sequences.
 
@@ -241,7 +246,7 @@ class PagedKVCache:
     def gather(self, seq_id: Hashable) -> tuple[torch.Tensor, torch.Tensor]:
         """Keys and values of ``seq_id`` in order, read through its block table: (h_kv, n, d) each."""
         if seq_id not in self.block_tables:
-            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {sorted(map(repr, self.lengths))}")
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {_ids(self.lengths)}")
         table = torch.tensor(self.block_tables[seq_id], dtype=torch.long)
         n = self.lengths[seq_id]
         out = []
@@ -256,15 +261,19 @@ class PagedKVCache:
 
         Each physical block (the last one cut to the sequence's length) is read in place through the block
         table, attended with its log-sum-exp, and the parts are merged exactly (``merge_attention_partials``):
-        the keys are never copied into one contiguous tensor. Non-causal (a decoding step sees the whole
-        cache); h must be a multiple of h_kv (GQA: query head i reads K/V head i // (h / h_kv)).
+        the keys are never copied into one contiguous tensor. The result is what a PagedAttention kernel
+        computes; merging per block is the split-K form (vLLM's V2 kernel merges 512-token partitions this
+        way, its V1 kernel computes all logits through the block table and does one softmax). Non-causal (a
+        decoding step sees the whole cache); h must be a multiple of h_kv (GQA: query head i reads K/V head
+        i // (h / h_kv)). A sequence with no tokens gives zeros (the package's convention for a row with no
+        key).
         """
         from .flash import attention_with_lse, merge_attention_partials
 
         check_tensor(q, "q")
         check_rank(q, "q", 3, 3)
         if seq_id not in self.block_tables:
-            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {sorted(map(repr, self.lengths))}")
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {_ids(self.lengths)}")
         h, n_q, d = q.shape
         if d != self.head_dim or h % self.num_kv_heads != 0 or q.dtype != self.k_pool.dtype:
             raise ValueError(
@@ -273,6 +282,8 @@ class PagedKVCache:
             )
         groups = q.reshape(self.num_kv_heads, h // self.num_kv_heads, n_q, d)  # (h_kv, g, n_q, d)
         n = self.lengths[seq_id]
+        if n == 0:  # no key to attend to: zeros, as for a fully masked row
+            return torch.zeros_like(q)
         outs, lses = [], []
         for i, block in enumerate(self.block_tables[seq_id]):
             used = min(self.block_size, n - i * self.block_size)  # slots filled in this block

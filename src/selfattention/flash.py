@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import torch
-from torch.autograd.function import once_differentiable
 
 from ._checks import _shape, broadcast_shape, check_positive_int, check_qkv
 
@@ -122,8 +121,10 @@ def _backward(
 class _FlashAttention(torch.autograd.Function):
     """Autograd wrapper: saves q, k, v (the inputs), O and L; recomputes the rest in backward.
 
-    The backward is ``once_differentiable``: it is written by hand and treats L as a constant, so
-    differentiating it again (``create_graph=True``, double backward) would give wrong values. It raises.
+    The backward is written by hand and treats L as a constant, so differentiating it again (double
+    backward) would give wrong values. It raises whenever the graph of the backward is requested
+    (``create_graph=True``), whether or not the upstream gradient requires grad: ``once_differentiable``
+    alone raises only in the first case and silently returns wrong second derivatives in the second.
     """
 
     @staticmethod
@@ -136,8 +137,13 @@ class _FlashAttention(torch.autograd.Function):
         return out
 
     @staticmethod
-    @once_differentiable
     def backward(ctx: Any, d_out: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        if torch.is_grad_enabled():  # create_graph=True: a second derivative through this would be wrong
+            raise RuntimeError(
+                "flash_attention is once-differentiable: its hand-written backward cannot be differentiated "
+                "again (create_graph=True / double backward); use the explicit attention for second "
+                "derivatives"
+            )
         q, k, v, out, lse = ctx.saved_tensors
         dq, dk, dv = _backward(q, k, v, out, lse, d_out.contiguous(), ctx.causal, ctx.block, ctx.scale)
         return dq, dk, dv, None, None, None

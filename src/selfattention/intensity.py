@@ -80,14 +80,27 @@ def kv_numbers_per_token(
     return 2 * layers * h_kv * check_positive_int(d_head, "d_head")
 
 
-def streamed_prefill_intensity(n: int, block_rows: int) -> float:
-    """FLOPs per byte of MHA prefill when K and V are re-read from memory for every query block (no reuse).
+def streamed_prefill_intensity(
+    n: int,
+    block_rows: int,
+    *,
+    num_heads: int = 1,
+    num_kv_heads: int | None = None,
+    bytes_per_element: int = 2,
+) -> float:
+    """FLOPs per byte of prefill when K and V are re-read from memory for every query block (no reuse).
 
-    Per head: 4 n^2 d FLOPs over Q and O once (2 n d numbers) plus K and V once per block of ``block_rows``
-    queries (ceil(n / B_r) * 2 n d numbers). The width d and the bytes per number cancel only for 2-byte
-    numbers, the course's setting: I = 4 n^2 d / (2 * 2 n d (1 + ceil(n / B_r))) = n / (1 + ceil(n / B_r)),
-    which tends to B_r as n grows (against n / 2 for the ideal, read-once traffic).
+    FLOPs 4 h n^2 d over Q and O once (2 h n d numbers) plus K and V once per block of ``block_rows`` queries
+    per K/V head (ceil(n / B_r) * 2 h_kv n d numbers: the query heads of a GQA group share each read; pass
+    ``num_kv_heads = num_heads`` for a kernel that re-reads per query head). The width d always cancels; with
+    b = ``bytes_per_element`` bytes per number I = 2 h n / (b (h + h_kv ceil(n / B_r))), for MHA
+    2 n / (b (1 + ceil(n / B_r))): with 2-byte numbers n / (1 + ceil(n / B_r)), which tends to B_r as n grows
+    (against n / 2 for the ideal, read-once traffic of ``attention_intensity``).
     """
     n = check_positive_int(n, "n")
     block_rows = check_positive_int(block_rows, "block_rows")
-    return n / (1 + math.ceil(n / block_rows))
+    h = check_positive_int(num_heads, "num_heads")
+    h_kv = h if num_kv_heads is None else check_positive_int(num_kv_heads, "num_kv_heads")
+    check_divisible(h, h_kv, "num_heads", "num_kv_heads")
+    e = check_positive_int(bytes_per_element, "bytes_per_element")
+    return 2 * h * n / (e * (h + h_kv * math.ceil(n / block_rows)))

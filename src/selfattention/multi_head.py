@@ -18,7 +18,7 @@ from ._checks import (
     check_tensor,
 )
 from .core import _attend
-from .masks import causal_mask, sliding_window_mask
+from .masks import causal_mask, sliding_window_mask, streaming_mask
 
 if TYPE_CHECKING:
     from .caches import KVCache
@@ -248,14 +248,21 @@ def mean_pool_kv_heads(mha: MultiHeadAttention, num_kv_heads: int) -> MultiHeadA
 
 
 def windowed_receptive_field(
-    num_layers: int, window: int, n: int = 24, d_model: int = 16, num_heads: int = 2, seed: int | None = None
+    num_layers: int,
+    window: int,
+    n: int = 24,
+    d_model: int = 16,
+    num_heads: int = 2,
+    seed: int | None = None,
+    num_sinks: int = 0,
 ) -> list[int]:
     """Positions j whose perturbation moves the last output of a residual stack of windowed attention layers.
 
     ``num_layers`` float64 ``MultiHeadAttention`` layers, each
     ``x = x + layer(x, mask=sliding_window_mask(n, n, window))``, on random x of shape (1, n, d_model);
     token j gets +1 in every feature, and j is listed when the last position's output changes by more than
-    1e-9 (an intervention, not a formula). ``seed`` defaults to ``num_layers``.
+    1e-9 (an intervention, not a formula). ``seed`` defaults to ``num_layers``. ``num_sinks`` > 0 uses
+    ``streaming_mask(n, n, num_sinks, window)`` instead (StreamingLLM: the first tokens stay visible).
     """
     from .utils import set_seed
 
@@ -264,7 +271,9 @@ def windowed_receptive_field(
     n = check_positive_int(n, "n")
     set_seed(layers if seed is None else seed)
     stack = [MultiHeadAttention(d_model, num_heads).double() for _ in range(layers)]
-    mask = sliding_window_mask(n, n, w)
+    if isinstance(num_sinks, bool) or not isinstance(num_sinks, int) or num_sinks < 0:
+        raise ValueError(f"num_sinks must be a non-negative int: got {num_sinks!r}")
+    mask = streaming_mask(n, n, num_sinks, w) if num_sinks else sliding_window_mask(n, n, w)
 
     def run(x: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
