@@ -209,3 +209,17 @@ def test_correct_answers_from_the_review_are_not_flagged(cid: str, answer: str) 
 @pytest.mark.parametrize(("cid", "answer"), REVIEW_MYTHS)
 def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth() -> None:
+    """mh-why-multi-head: the softmax/mask work does grow with h (chapter 4); only "more computation" is a myth."""
+    card = get_card(load_cards(), "mh-why-multi-head")
+    for correct in (
+        "More heads mean more element-wise computation, but the matmul FLOPs stay the same.",
+        "More heads means more softmax computation and more memory for the weights.",
+        "头越多，softmax 的计算量越大，但矩阵乘法计算量不变。",
+        "头越多，逐元素的计算量越大。",
+    ):
+        assert not card.check(correct).stated, correct
+    for myth in ("More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。"):
+        assert card.check(myth).stated, myth
