@@ -9,6 +9,7 @@ import torch
 
 from selfattention.complexity import (
     PeakMemory,
+    aten_ops,
     attention_flops,
     attention_vs_recurrent_crossover,
     attention_weights_bytes,
@@ -16,7 +17,6 @@ from selfattention.complexity import (
     block_flops,
     count_flops,
     crossover_length,
-    aten_ops,
     elementwise_entries,
     fastest_of,
     kv_cache_bytes,

@@ -212,7 +212,7 @@ def test_the_myths_behind_those_tells_are_still_caught(cid: str, answer: str) ->
 
 
 def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth() -> None:
-    """mh-why-multi-head: the softmax/mask work does grow with h (chapter 4); only "more computation" is a myth."""
+    """mh-why-multi-head: the softmax/mask work does grow with h (chapter 4); "more computation" is a myth."""
     card = get_card(load_cards(), "mh-why-multi-head")
     for correct in (
         "More heads mean more element-wise computation, but the matmul FLOPs stay the same.",
@@ -221,5 +221,6 @@ def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth
         "头越多，逐元素的计算量越大。",
     ):
         assert not card.check(correct).stated, correct
-    for myth in ("More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。"):
+    myths = ("More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。")
+    for myth in myths:
         assert card.check(myth).stated, myth
