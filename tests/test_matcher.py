@@ -221,6 +221,8 @@ def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth
         "头越多，逐元素的计算量越大。",
     ):
         assert not card.check(correct).stated, correct
-    myths = ("More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。")
+    myths = (
+        "More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。",
+    )
     for myth in myths:
         assert card.check(myth).stated, myth
