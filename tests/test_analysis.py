@@ -163,18 +163,33 @@ def test_logit_step_change_matches_the_step_written_out(optimizer: str, scale: s
         assert got == pytest.approx(_closed_form_step(d_k, optimizer, scale, 1e-3), rel=1e-6)
 
 
-def test_logit_step_change_width_exponents_are_mup_s() -> None:
-    """Adam's step is aligned with k: ~sqrt(d_k) under 1/sqrt(d_k), flat under 1/d_k; SGD: flat, 1/d_k."""
+def test_logit_step_change_width_exponents_depend_on_what_is_held_fixed() -> None:
+    """d_model = 32 and lr fixed: Adam ~sqrt(d_k) under 1/sqrt(d_k), flat under 1/d_k; SGD flat, then 1/d_k.
+
+    With d_model = d_k (both grow), an SGD step grows the 1/sqrt(d_k) change too, and with muP's width-scaled
+    SGD learning rate (lr proportional to d_k here) it grows about like d_k.
+    """
     d_ks = [16, 64, 256, 1024]
 
-    def slope(optimizer: str, scale: str) -> float:
-        ys = [sum(logit_step_change(d, optimizer, scale, seed=s) for s in range(3)) for d in d_ks]
+    def slope(optimizer: str, scale: str, grow_d_model: bool = False, grow_lr: bool = False) -> float:
+        ys = [
+            sum(
+                logit_step_change(
+                    d, optimizer, scale, d_model=d if grow_d_model else 32,
+                    lr=1e-3 * d / 64 if grow_lr else 1e-3, seed=s,
+                )
+                for s in range(3)
+            )
+            for d in d_ks
+        ]
         return float(torch.tensor([math.log(y) for y in ys]).diff().mean() / math.log(4))
 
     assert 0.35 < slope("adam", "sqrt_dk") < 0.6
     assert abs(slope("adam", "dk")) < 0.15
-    assert abs(slope("sgd", "sqrt_dk")) < 0.15
+    assert abs(slope("sgd", "sqrt_dk")) < 0.15  # flat only because d_model and lr stay fixed
     assert abs(slope("sgd", "dk") + 1) < 0.15
+    assert 0.45 < slope("sgd", "sqrt_dk", grow_d_model=True) < 0.9  # measured +0.69
+    assert 0.75 < slope("sgd", "sqrt_dk", grow_lr=True) < 1.15  # measured +0.93: ~d_k
 
 
 def test_logit_step_change_rejects_bad_arguments() -> None:

@@ -9,6 +9,7 @@ import torch
 
 from selfattention.complexity import (
     PeakMemory,
+    aten_ops,
     attention_flops,
     attention_vs_recurrent_crossover,
     attention_weights_bytes,
@@ -284,6 +285,23 @@ def test_elementwise_entries_of_attention_grow_with_h_n_squared(h: int) -> None:
     for op in ("mul", "sub", "exp", "div"):
         assert per_op[op] == batch * h * n * n, op
     assert 4 * batch * h * n * n < total < 4 * batch * h * n * n + 12 * batch * h * n + 8
+
+
+def test_elementwise_entries_refuses_a_fused_attention_kernel() -> None:
+    """The fused CPU kernel writes only its (B, n, d_model)-sized output: counting it would be flat in h."""
+    from selfattention.multi_head import MultiHeadAttention
+
+    x = torch.randn(2, 16, 128)
+    layer = MultiHeadAttention(128, 32)
+    with torch.no_grad():
+        with pytest.raises(ValueError, match="fused attention"):
+            elementwise_entries(lambda: layer(x))  # return_weights=False: SDPA's fused path
+        q = k = v = torch.randn(1, 2, 8, 4)
+        with pytest.raises(ValueError, match="fused attention"):
+            elementwise_entries(torch.nn.functional.scaled_dot_product_attention, q, k, v)
+        ops = aten_ops(torch.nn.functional.scaled_dot_product_attention, q, k, v)
+    assert any(name.startswith("_scaled_dot_product") for name in ops)  # listed, by name
+    assert "exp" not in ops  # the softmax happens inside the kernel
 
 
 def test_elementwise_entries_rejects_a_non_callable() -> None:

@@ -394,3 +394,20 @@ def test_prefill_compute_bound_without_its_condition_does_not_tick(answer: str) 
 @pytest.mark.parametrize("answer", PREFILL_CONDITIONED)
 def test_prefill_compute_bound_with_its_condition_ticks(answer: str) -> None:
     assert 1 in get_card(CARDS, "scale-prefill-decode").check(answer).covered, answer
+
+
+def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth() -> None:
+    """mh-why-multi-head: the softmax/mask work does grow with h (chapter 4); "more computation" is a myth."""
+    card = get_card(load_cards(), "mh-why-multi-head")
+    for correct in (
+        "More heads mean more element-wise computation, but the matmul FLOPs stay the same.",
+        "More heads means more softmax computation and more memory for the weights.",
+        "头越多，softmax 的计算量越大，但矩阵乘法计算量不变。",
+        "头越多，逐元素的计算量越大。",
+    ):
+        assert not card.check(correct).stated, correct
+    myths = (
+        "More heads means more computation.", "With more heads the cost grows h times.", "头越多计算量越大。",
+    )
+    for myth in myths:
+        assert card.check(myth).stated, myth

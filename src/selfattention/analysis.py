@@ -145,7 +145,9 @@ def logit_step_change(
     (``scale="dk"``); X (n, d_model) has N(0, 1) entries and W_Q, W_K (d_model, d_k) N(0, 1/d_model), so q
     and k have unit-variance components. The loss is a cross-entropy pointing each query at a random key;
     only W_Q moves, by one ``torch.optim.Adam`` or ``torch.optim.SGD`` step of size ``lr``. A gradient step on
-    W_Q is aligned with the keys, so the change is not that of a random step (the Tensor Programs V argument).
+    W_Q is aligned with the keys, so the change is not that of a random step. How the change scales with d_k
+    depends on what else is held fixed: with d_model and lr fixed, an SGD step leaves the 1/sqrt(d_k) change
+    flat; with d_model growing along with d_k (or a width-scaled lr), it grows too.
     """
     for name, value in (("d_k", d_k), ("d_model", d_model), ("n", n)):
         check_positive_int(value, name)

@@ -32,6 +32,7 @@ __all__ = [
     "kv_cache_bytes",
     "count_flops",
     "elementwise_entries",
+    "aten_ops",
     "PeakMemory",
     "peak_memory",
     "peak_memory_autograd",
@@ -202,16 +203,29 @@ def count_flops(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[int,
 
 _MATMULS = frozenset({"mm", "bmm", "addmm", "baddbmm", "addbmm", "matmul", "linear", "dot", "mv"})
 _NO_WORK = frozenset({"_unsafe_view", "clone", "copy_", "contiguous", "detach", "_local_scalar_dense"})
+_FUSED_ATTENTION = frozenset({"_flash_attention_forward", "_efficient_attention_forward"})
+
+
+def _is_fused_attention(name: str) -> bool:
+    """An aten op that computes a whole attention in one kernel (its scores never appear as a tensor)."""
+    return name.startswith("_scaled_dot_product") or name in _FUSED_ATTENTION
 
 
 class _ElementwiseCounter(TorchDispatchMode):
-    def __init__(self) -> None:
+    def __init__(self, fused_ok: bool = False) -> None:
         super().__init__()
         self.per_op: dict[str, int] = {}
+        self.fused_ok = fused_ok
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
         out = func(*args, **(kwargs or {}))
         name = func.overloadpacket.__name__
+        if _is_fused_attention(name) and not self.fused_ok:
+            raise ValueError(
+                f"elementwise_entries: {name} is a fused attention kernel; its softmax work happens inside "
+                "and is not written out, so its entries cannot be counted (use the unfused path, e.g. "
+                "return_weights=True, or aten_ops to list the ops)"
+            )
         if not (func.is_view or name in _MATMULS or name in _NO_WORK):
             written = sum(t.numel() for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor))
             self.per_op[name] = self.per_op.get(name, 0) + written
@@ -223,12 +237,27 @@ def elementwise_entries(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tu
 
     What ``FlopCounterMode`` leaves out: scaling, masking, the softmax's max/subtract/exp/sum/divide and
     dropout. Matrix products, views and pure layout copies (``clone``, ``_unsafe_view``) are not counted.
+    Raises ``ValueError`` on a fused attention kernel (``_scaled_dot_product_flash_attention_for_cpu`` and
+    the like): it writes only its output, so counting it would hide the softmax work it does inside.
     """
     if not callable(fn):
         raise ValueError(f"fn must be callable: got {type(fn).__name__}")
     with _ElementwiseCounter() as counter:
         fn(*args, **kwargs)
     return sum(counter.per_op.values()), dict(counter.per_op)
+
+
+def aten_ops(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict[str, int]:
+    """The non-matmul, non-view aten ops ``fn(*args, **kwargs)`` runs, with the entries each writes.
+
+    Unlike ``elementwise_entries`` it accepts fused attention kernels: one shows up under its own name
+    with its output size only (what it computes inside is not visible), so use it to see *which* path ran.
+    """
+    if not callable(fn):
+        raise ValueError(f"fn must be callable: got {type(fn).__name__}")
+    with _ElementwiseCounter(fused_ok=True) as counter:
+        fn(*args, **kwargs)
+    return dict(counter.per_op)
 
 
 class PeakMemory(TorchDispatchMode):
