@@ -33,8 +33,8 @@ from pathlib import Path
 import yaml
 
 __all__ = [
-    "Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk", "split_misconception",
-    "SYNONYMS_FILE",
+    "Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk",
+    "split_misconception", "SYNONYMS_FILE",
 ]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
