@@ -411,3 +411,31 @@ def test_more_heads_myth_spares_the_element_wise_work_and_still_catches_the_myth
     )
     for myth in myths:
         assert card.check(myth).stated, myth
+
+
+# The fourth look at chapters 10-11 (M1, M3): correct answers about dynamic scaling and Llama 3's wider SwiGLU FFN
+# that the myth patterns flagged, and the myths, still caught.
+FOURTH_REVIEW_CORRECT = [
+    ("pos-rope-details", "With dynamic NTK you cache the keys before RoPE and re-rotate each cached key at its own "
+     "position with the current frequencies."),
+    ("pos-rope-details", "Under dynamic NTK the cached keys must be re-rotated at their own positions with the "
+     "current base."),
+    ("pos-rope-details", "动态 NTK 下，缓存的 key 要按各自的位置、用当前的频率重新旋转。"),
+    ("pos-rope-details", "Rotating the cached keys by the current position destroys the order information."),
+    ("tf-modern-block", "In Llama 3 the SwiGLU FFN grows to 3.5 d."),
+    ("tf-modern-block", "Llama 3 的 SwiGLU FFN 更大，宽度是 3.5d。"),
+]
+FOURTH_REVIEW_MYTHS = [
+    ("pos-rope-details", "At each step you rotate all cached keys by the current position."),
+    ("tf-modern-block", "SwiGLU makes the FFN bigger."),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), FOURTH_REVIEW_CORRECT)
+def test_correct_answers_of_the_fourth_review_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), FOURTH_REVIEW_MYTHS)
+def test_the_myths_of_the_fourth_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
