@@ -289,6 +289,8 @@ class RemoteModule:
         self._names = names
         self.largest = 0  # numel of the largest tensor the last call built
         self.largest_shape: list[int] = []
+        self.watch_keys = 0  # n_k: report a tensor built with n_k along an axis that is not a key/value tensor
+        self.wide_shape: list[int] = []
 
     def __getattr__(self, name: str) -> Any:
         names = self.__dict__.get("_names", {})
@@ -305,9 +307,11 @@ class RemoteModule:
                 "target": target,
                 "args": [_encode(a) for a in args],
                 "kwargs": {k: _encode(v) for k, v in kwargs.items()},
+                "watch_keys": self.watch_keys,
             }
         )
         self.largest = int(reply.get("largest", 0))
+        self.wide_shape = list(reply.get("wide_shape", []))
         self.largest_shape = list(reply.get("largest_shape", []))
         if "forbidden" in reply:
             exc = Forbidden(str(reply["forbidden"]))
