@@ -47,7 +47,20 @@ def _online_case(mod: ModuleType, seed: int, n_k: int, block: int, scale: float 
             _online_no_rescale(q, k, v, block),
         ),
         ("the 1/sqrt(d) scale looks missing", _ref(q, k, v, scale=1.0)[0]),
+        (
+            "it divides by sqrt(d_v) instead of sqrt(d): the scale uses the query/key width q.shape[-1]",
+            _ref(q, k, v, scale=1 / math.sqrt(v.shape[-1]))[0],
+        ),
     )
+    last = (n_k - 1) // block * block  # the start of the last block
+    if last > 0:
+        hints += (
+            (
+                "the last block of keys is dropped: visit range(0, n_k, block_size), the last block may be "
+                "shorter",
+                _ref(q, k[..., :last, :], v[..., :last, :])[0],
+            ),
+        )
     _close(
         "online_attention",
         got,
