@@ -55,6 +55,11 @@ _INTERNAL_MODULES = {
     "threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix", "socket",
     "signal", "pty", "sys", "_posixsubprocess", "faulthandler", "atexit", "weakref",
 }
+# A new thread runs outside the grader's dispatch mode; a child process can outlive the grading.
+_PROCESS_MODULES = {
+    "threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix", "socket",
+    "signal", "pty", "_posixsubprocess",
+}
 # Libraries whose arithmetic the grader's guard cannot watch (it sees torch's operations only).
 _OTHER_ARRAYS = {"numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow", "mlx", "sympy", "pandas"}
 _INTERNAL_DOTTED = {"torch._C", "torch.ops", "torch.library", "sys.modules", "torch.utils._python_dispatch"}
@@ -132,6 +137,8 @@ class _Walker(ast.NodeVisitor):
             )
         elif module.split(".")[0] == "importlib":
             self.add(node, f"import {module}", "dynamic imports hide what the code calls")
+        elif module.split(".")[0] in _PROCESS_MODULES:
+            self.add(node, f"import {module}", "threads, processes, sockets and the OS are not allowed")
         elif module.split(".")[0] in _INTERNAL_MODULES or module in _INTERNAL_DOTTED:
             self.add(node, f"import {module}", _INTERNAL_REASON)
         elif module.split(".")[0] in _OTHER_ARRAYS:
