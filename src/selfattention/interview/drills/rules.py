@@ -206,15 +206,15 @@ class _Walker(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name):
             self.called.add(id(node.func))
+        self.generic_visit(node)  # first: a forbidden string literal is named as such
         if isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
             name = node.args[1] if len(node.args) > 1 else None
             if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
                 self.add(node, f"{node.func.id}(…, <a name built at run time>)", _GETATTR_REASON)
             else:
-                if _names_forbidden(name.value) or name.value.startswith("_") or name.value in _INTERNAL_ATTRS:
+                if name.value.startswith("_") or name.value in _INTERNAL_ATTRS:  # (the string: visit_Constant)
                     self.add(node, f"{node.func.id}(…, {name.value!r})", _INTERNAL_REASON)
                 self._name(node, name.value, f"{node.func.id}(…, {name.value!r})")
-        self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in _HIDING:
