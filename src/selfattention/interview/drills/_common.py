@@ -12,8 +12,8 @@ from __future__ import annotations
 import builtins
 import math
 import os
-import select
 import secrets
+import select
 import shutil
 import struct
 import subprocess
@@ -327,7 +327,7 @@ class RemoteModule:
         self._names = names
         self.largest = 0  # numel of the largest tensor the last call built
         self.largest_shape: list[int] = []
-        self.watch_keys = 0  # n_k: report a tensor built with n_k along an axis that is not a key/value tensor
+        self.watch_keys = 0  # n_k: report a tensor with n_k along an axis that is not a key/value tensor
         self.wide_shape: list[int] = []
 
     def __getattr__(self, name: str) -> Any:

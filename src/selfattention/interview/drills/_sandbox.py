@@ -53,14 +53,16 @@ SOFTMAX_OPS = ("softmax", "logsumexp", "logcumsumexp", "logaddexp")
 # outlives the grading), and array libraries the guard cannot watch.
 REFUSED_MODULES = frozenset({
     "selfattention", "importlib", "gc", "ctypes", "builtins", "inspect", "ast", "types", "dis", "code",
-    "codeop", "runpy", "pickle", "marshal", "threading", "_thread", "concurrent", "asyncio", "multiprocessing",
+    "codeop", "runpy", "pickle", "marshal", "threading", "_thread", "concurrent", "asyncio",
+    "multiprocessing",
     "subprocess", "os", "posix", "socket", "_socket", "signal", "pty", "sys", "_posixsubprocess",
     "faulthandler", "atexit", "weakref", "numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow",
     "mlx", "sympy", "pandas",
 })
 # Attribute names the candidate's getattr/hasattr may not ask for (besides every name starting with "_").
 REFUSED_ATTRS = frozenset({
-    "ops", "library", "utils", "modules", "jit", "compile", "fx", "export", "hub", "package", "multiprocessing",
+    "ops", "library", "utils", "modules", "jit", "compile", "fx", "export", "hub", "package",
+    "multiprocessing",
     "os", "sys", "subprocess", "socket", "builtins", "threading", "inspect", "numpy", "fork", "system",
 })
 REFUSED_BUILTINS = ("exec", "eval", "compile", "vars", "globals", "locals", "breakpoint", "open", "input",
@@ -338,7 +340,9 @@ def _make_guard() -> Any:
         # with or without the mode): nothing in the sandbox needs one.
         for full in torch._C._dispatch_get_all_op_names():
             ns, _, op = full.partition("::")
-            if ns != "aten" or not any(a in op for a in ATTENTION_OPS) or op.split(".")[0] in COMPOSITE_ATTENTION:
+            if ns != "aten" or not any(a in op for a in ATTENTION_OPS):
+                continue
+            if op.split(".")[0] in COMPOSITE_ATTENTION:
                 continue
             if not torch._C._dispatch_has_kernel_for_dispatch_key(full, "CPU"):
                 continue
@@ -396,7 +400,9 @@ def _guard_intact(guard: Any) -> bool:
 
     if guard not in _get_current_dispatch_mode_stack():
         return False
-    if type(guard).__dict__.get("__torch_dispatch__") is not guard._dispatch or guard.trip.__func__ is not guard._trip:
+    if type(guard).__dict__.get("__torch_dispatch__") is not guard._dispatch:
+        return False
+    if guard.trip.__func__ is not guard._trip:
         return False
     n = len(guard.trips)
     x = torch.zeros(1, 1, 1, 2)
@@ -414,7 +420,9 @@ def _candidate_builtins(path: str, guard: Any) -> dict[str, Any]:
     real_import = builtins.__import__
     real_getattr, real_hasattr = builtins.getattr, builtins.hasattr
 
-    def guarded_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0):
+    def guarded_import(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
         top = name.split(".")[0]
         if level == 0 and (top in REFUSED_MODULES or any(p.startswith("_") for p in name.split("."))):
             guard.trip(f"your file imports {name}: {_why_module(top)}")
@@ -449,7 +457,8 @@ def _why_module(top: str) -> str:
         return "the drill is to write it yourself, not to import the package the grader compares against"
     if top in ("numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow", "mlx", "sympy", "pandas"):
         return "the drills are written with torch tensors; another array library is not allowed"
-    if top in ("threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix",
+    if top in ("threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os",
+               "posix",
                "socket", "_socket", "signal", "pty", "_posixsubprocess"):
         return "threads, processes, sockets and the OS are not allowed in the drills"
     return "reaching into Python's or torch's internals (or hiding what the code calls) is not allowed"

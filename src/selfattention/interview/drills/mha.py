@@ -152,7 +152,8 @@ def mha_heads(mod: ModuleType) -> None:
             try:
                 _mha_compare(mod, 1, range(1))
                 msg += (
-                    "; it is correct with 1 head and wrong with 4: check the head split (B, n, h, d_k).transpose(1, 2) "
+                    "; it is correct with 1 head and wrong with 4: check the head split "
+                    "(B, n, h, d_k).transpose(1, 2) "
                     "and the merge back transpose(1, 2).reshape(B, n, d_model)"
                 )
             except CheckFailed:

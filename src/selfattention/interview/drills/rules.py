@@ -51,7 +51,8 @@ class Violation:
 # What a solution never needs and the grader's guard lives in: torch's dispatcher and the interpreter's
 # object graph (a guard found there could be switched off).
 _INTERNAL_MODULES = {
-    "gc", "ctypes", "builtins", "inspect", "ast", "types", "dis", "code", "codeop", "runpy", "pickle", "marshal",
+    "gc", "ctypes", "builtins", "inspect", "ast", "types", "dis", "code", "codeop", "runpy", "pickle",
+    "marshal",
     "threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix", "socket",
     "signal", "pty", "sys", "_posixsubprocess", "faulthandler", "atexit", "weakref",
 }
@@ -66,7 +67,8 @@ _INTERNAL_DOTTED = {"torch._C", "torch.ops", "torch.library", "sys.modules", "to
 _INTERNAL_ATTRS = {
     "_C", "_python_dispatch", "TorchDispatchMode", "TorchFunctionMode", "__globals__", "__closure__",
     "__subclasses__", "_getframe", "get_objects", "get_referrers", "__code__", "__builtins__",
-    "f_back", "f_locals", "f_globals", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame", "tb_next",
+    "f_back", "f_locals", "f_globals", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame",
+    "tb_next",
     "__traceback__", "_disable_current_modes", "__dict__", "__getattribute__", "__class__", "__bases__",
     "__mro__", "__base__", "__init_subclass__", "__reduce__", "__reduce_ex__", "__self__", "__func__",
     "__wrapped__", "__loader__", "__spec__", "fork", "forkpty", "system", "popen", "setsid", "numpy",
@@ -189,7 +191,9 @@ class _Walker(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = _dotted(node) or f"….{node.attr}"
         own = (  # the file's own method on self / cls (``self.scaled_dot_product_attention(...)``)
-            isinstance(node.value, ast.Name) and node.value.id in ("self", "cls") and node.attr in self.defined
+            isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+            and node.attr in self.defined
         )
         if not own:
             self._name(node, node.attr, dotted)
@@ -212,7 +216,8 @@ class _Walker(ast.NodeVisitor):
             if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
                 self.add(node, f"{node.func.id}(…, <a name built at run time>)", _GETATTR_REASON)
             else:
-                if name.value.startswith("_") or name.value in _INTERNAL_ATTRS:  # (the string: visit_Constant)
+                # (a forbidden string itself: visit_Constant)
+                if name.value.startswith("_") or name.value in _INTERNAL_ATTRS:
                     self.add(node, f"{node.func.id}(…, {name.value!r})", _INTERNAL_REASON)
                 self._name(node, name.value, f"{node.func.id}(…, {name.value!r})")
 

@@ -279,9 +279,10 @@ _SOFTMAXES = (
 _EXTRA = {
     "causal": f"- a library softmax in stable_softmax ({_SOFTMAXES}): write it with exp, max and sum\n"
     "  (causal_attention may use torch.softmax).\n",
-    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}),\n  any tensor as large as half the full (n_q, n_k) score matrix, and any tensor\n"
-    "  other than k and v (or a view of them) with all n_k keys along an axis: compute the scores of one block\n"
-    "  of at most block_size keys at a time.\n",
+    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}),\n"
+    "  any tensor as large as half the full (n_q, n_k) score matrix, and any tensor\n"
+    "  other than k and v (or a view of them) with all n_k keys along an axis: compute the\n"
+    "  scores of one block of at most block_size keys at a time.\n",
 }
 
 
