@@ -102,7 +102,8 @@ def probe(tmp_path_factory: pytest.TempPathFactory):
         box.wait_ready(120)
         box.start_clock(300)
         reply = box.request({"op": "load", "path": str(path), "drill": "causal", "cpu": None, "seed": 1,
-                             "scoped": ["stable_softmax"], "hide": HIDDEN})
+                             "scoped": ["stable_softmax"], "hide": HIDDEN,
+                             "restrict_builtins": False})  # the layers under the candidate's builtins
         assert reply["ok"], reply
         yield RemoteModule(box, reply["names"]), path.parent, int(reply["landlock"])
     finally:
@@ -184,6 +185,11 @@ def test_a_forbidden_call_the_candidate_swallows_still_fails(tmp_path: Path) -> 
     report = grade_file(path, timeout=60.0)
     msgs = {r.name: r.message for r in report.results}
     assert msgs["stable_softmax matches softmax over the last dim"].startswith(
+        "not allowed: your code asks getattr for '_softmax'")
+    path.write_text(path.read_text(encoding="utf-8").replace("getattr(torch, '_soft' + 'max')",
+                                                             "torch.ops.aten._softmax"), encoding="utf-8")
+    msgs = {r.name: r.message for r in grade_file(path, timeout=60.0).results}
+    assert msgs["stable_softmax matches softmax over the last dim"].startswith(
         "not allowed: your code calls aten::_softmax (a library softmax) in stable_softmax")
 
 
@@ -226,3 +232,55 @@ def test_remote_errors_carry_the_candidates_line(probe) -> None:
         mod.attention("torch.no_such_kernel", torch.randn(1))
     assert info.value.type == "AttributeError" and isinstance(info.value.user_line, int)
     assert re.search("no_such_kernel", info.value.msg)
+
+
+def test_a_double_forked_daemon_dies_with_the_sandbox(tmp_path: Path) -> None:
+    """What the sandbox does for a process its candidate starts (by a route the run-time removal of os.fork
+    misses): it is the subreaper, so an orphaned grandchild in its own session stays its descendant, and
+    `_kill_descendants` (called by ``Sandbox.kill``) finds and kills it."""
+    import subprocess
+    import sys
+    import time
+
+    from selfattention.interview.drills._common import _kill_descendants
+
+    pid_file = tmp_path / "daemon.pid"
+    code = (
+        "import ctypes, os, sys, time\n"
+        "ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)\n"  # PR_SET_CHILD_SUBREAPER, as the sandbox
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        for _ in range(200):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.05)
+        daemon = int(pid_file.read_text())
+        time.sleep(0.2)  # the middle process has exited: the daemon is an orphan now
+        os.kill(daemon, 0)  # alive
+        _kill_descendants(parent.pid)
+        for _ in range(100):
+            try:
+                with open(f"/proc/{daemon}/stat", encoding="utf-8") as fh:
+                    if fh.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        break  # killed, waiting for its parent to reap it
+            except FileNotFoundError:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"daemon {daemon} still running")
+    finally:
+        if pid_file.exists() and pid_file.read_text():
+            try:
+                os.kill(int(pid_file.read_text()), 9)  # a failed run leaves nothing behind
+            except ProcessLookupError:
+                pass
+        parent.kill()
+        parent.wait()

@@ -440,7 +440,7 @@ BROKEN: dict[str, tuple[str, str, str, str]] = {
         "mha",
         _edit("mha", "out.transpose(1, 2).reshape(B, n, D)", "out.reshape(B, n, D)"),
         "4 heads equal",
-        "one head matches but 4 don't: check the head split",
+        "it is correct with 1 head and wrong with 4: check the head split",
     ),
     "scale by d_model": (
         "mha",
@@ -792,9 +792,10 @@ def test_worker_dies_with_a_killed_grader(tmp_path: Path) -> None:
     loop = tmp_path / "loop.py"
     fifo = tmp_path / "in-the-loop"
     os.mkfifo(fifo)  # the sandbox cannot write a marker file: it opens this FIFO for reading instead
-    touch = f"    os.open({str(fifo)!r}, os.O_RDONLY | os.O_NONBLOCK)\n"
+    # (os reached through torch: the sandbox refuses `import os` from the candidate's file)
+    touch = f"    os = torch.serialization.os\n    os.open({str(fifo)!r}, os.O_RDONLY | os.O_NONBLOCK)\n"
     loop.write_text(LOOP.replace("    while True:", touch + "    while True:").replace(
-        "# drill: kv_cache\n", "# drill: kv_cache\nimport os\n\n\n"), encoding="utf-8")
+        "# drill: kv_cache\n", "# drill: kv_cache\nimport torch\n\n\n"), encoding="utf-8")
 
     def reader_open() -> bool:  # a non-blocking open for writing succeeds once somebody reads the FIFO
         try:

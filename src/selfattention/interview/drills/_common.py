@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import math
 import os
+import secrets
 import select
 import shutil
 import struct
@@ -99,6 +100,34 @@ def seed_of(offset: int) -> int:
 
 
 # -- the candidate's process -------------------------------------------------------------------------------
+def _kill_descendants(root: int) -> None:
+    """SIGKILL every process whose parent chain leads to ``root`` (not ``root`` itself)."""
+    for _ in range(3):  # a process that forks while we walk is caught on the next pass
+        parents: dict[int, list[int]] = {}
+        for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as fh:
+                    stat = fh.read()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            parents.setdefault(ppid, []).append(int(entry))
+        found, todo = [], list(parents.get(root, []))
+        while todo:
+            p = todo.pop()
+            found.append(p)
+            todo.extend(parents.get(p, []))
+        if not found:
+            return
+        for p in found:
+            try:
+                os.kill(p, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
 def _recv(fd: int, deadline: float | None) -> Any:
     def exact(n: int) -> bytes:
         parts, got = [], 0
@@ -189,6 +218,7 @@ class Sandbox:
         self.pid: int | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.home = ""
+        self.token = secrets.token_hex(16)
         if zygote is not None:
             err = stderr if isinstance(stderr, int) else (stderr.fileno() if stderr is not None else 2)
             self.pid, self.fd_out, self.fd_in = zygote.spawn(err)
@@ -224,13 +254,16 @@ class Sandbox:
             raise SandboxDied(self.returncode) from None
 
     def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send one request; the reply must carry this run's token (sent with the load request, kept where
+        the candidate's code cannot reach it), so a frame the candidate writes itself is refused."""
         try:
-            _sandbox.send_frame(self.fd_out, msg)
+            _sandbox.send_frame(self.fd_out, {**msg, "token": self.token})
         except OSError:
             self.kill()
             raise SandboxDied(self.returncode) from None
         reply = self._read(self.deadline)
-        if not isinstance(reply, dict):
+        if not isinstance(reply, dict) or reply.pop("token", None) != self.token:
+            self.kill()
             raise SandboxDied(self.returncode)
         return reply
 
@@ -239,6 +272,11 @@ class Sandbox:
         self.deadline = time.monotonic() + timeout
 
     def kill(self) -> None:
+        """Kill the sandbox and every process it started (it is their subreaper, so a double-forked daemon
+        stays its descendant while it lives): descendants first, found by walking /proc."""
+        pid = self.pid if self.proc is None else self.proc.pid
+        if pid is not None and (self.proc is None or self.proc.poll() is None):
+            _kill_descendants(pid)
         if self.proc is None:
             if self.pid is not None:
                 try:
@@ -289,6 +327,8 @@ class RemoteModule:
         self._names = names
         self.largest = 0  # numel of the largest tensor the last call built
         self.largest_shape: list[int] = []
+        self.watch_keys = 0  # n_k: report a tensor with n_k along an axis that is not a key/value tensor
+        self.wide_shape: list[int] = []
 
     def __getattr__(self, name: str) -> Any:
         names = self.__dict__.get("_names", {})
@@ -305,9 +345,11 @@ class RemoteModule:
                 "target": target,
                 "args": [_encode(a) for a in args],
                 "kwargs": {k: _encode(v) for k, v in kwargs.items()},
+                "watch_keys": self.watch_keys,
             }
         )
         self.largest = int(reply.get("largest", 0))
+        self.wide_shape = list(reply.get("wide_shape", []))
         self.largest_shape = list(reply.get("largest_shape", []))
         if "forbidden" in reply:
             exc = Forbidden(str(reply["forbidden"]))

@@ -47,7 +47,26 @@ ATTENTION_OPS = (
     "_fused_sdp",
     "_triton_multi_head",
 )
-SOFTMAX_OPS = ("softmax", "logsumexp")
+SOFTMAX_OPS = ("softmax", "logsumexp", "logcumsumexp", "logaddexp")
+# What the candidate's file may not import (checked on every import its code makes, at run time): the
+# interpreter's internals, threads and processes (a new thread runs outside the dispatch mode, a child
+# outlives the grading), and array libraries the guard cannot watch.
+REFUSED_MODULES = frozenset({
+    "selfattention", "importlib", "gc", "ctypes", "builtins", "inspect", "ast", "types", "dis", "code",
+    "codeop", "runpy", "pickle", "marshal", "threading", "_thread", "concurrent", "asyncio",
+    "multiprocessing",
+    "subprocess", "os", "posix", "socket", "_socket", "signal", "pty", "sys", "_posixsubprocess",
+    "faulthandler", "atexit", "weakref", "numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow",
+    "mlx", "sympy", "pandas",
+})
+# Attribute names the candidate's getattr/hasattr may not ask for (besides every name starting with "_").
+REFUSED_ATTRS = frozenset({
+    "ops", "library", "utils", "modules", "jit", "compile", "fx", "export", "hub", "package",
+    "multiprocessing",
+    "os", "sys", "subprocess", "socket", "builtins", "threading", "inspect", "numpy", "fork", "system",
+})
+REFUSED_BUILTINS = ("exec", "eval", "compile", "vars", "globals", "locals", "breakpoint", "open", "input",
+                    "help", "setattr", "delattr", "memoryview")
 COMPOSITE_ATTENTION = ("scaled_dot_product_attention", "_scaled_dot_product_attention_math")
 KERNEL = "a library attention kernel does the drill for you; write it with tensor operations"
 
@@ -106,7 +125,7 @@ _LL_FS = {  # Landlock filesystem access rights (include/uapi/linux/landlock.h)
     "TRUNCATE": 1 << 14,
 }
 _SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446  # the same number on every architecture
-_PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG = 38, 1
+_PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 38, 1, 36
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -270,6 +289,10 @@ def _make_guard() -> Any:
             self.no_softmax: str | None = None  # the function that must not use a library softmax
             self.trips: list[str] = []
             self.largest: tuple[int, list[int]] = (0, [])
+            # (n_k, storages of the inputs, shapes of k and v): the first tensor built with n_k along an
+            # axis that is neither a view of an input nor shaped like k or v (a row of all the scores)
+            self.watch: tuple[int, set[int], list[list[int]]] | None = None
+            self.wide: list[int] = []
 
         def trip(self, msg: str) -> None:
             self.trips.append(msg)
@@ -288,9 +311,19 @@ def _make_guard() -> Any:
             for t in out if isinstance(out, tuple | list) else (out,):
                 if isinstance(t, torch.Tensor) and t.numel() > self.largest[0]:
                     self.largest = (t.numel(), list(t.shape))
+                if self.watch and not self.wide and isinstance(t, torch.Tensor):
+                    n_k, storages, shapes = self.watch
+                    if (
+                        n_k in t.shape
+                        and list(t.shape) not in shapes
+                        and t.untyped_storage().data_ptr() not in storages
+                    ):
+                        self.wide = list(t.shape)
             return out
 
     guard = DispatchGuard()
+    guard._dispatch = DispatchGuard.__dict__["__torch_dispatch__"]
+    guard._trip = DispatchGuard.trip
 
     def refuse(op: str) -> Any:
         def kernel(*args: Any, **kwargs: Any) -> Any:
@@ -303,6 +336,20 @@ def _make_guard() -> Any:
         warnings.simplefilter("ignore")
         for op in COMPOSITE_ATTENTION:
             lib.impl(op, refuse(op), "CompositeImplicitAutograd")
+        # Every other attention kernel is replaced in the dispatcher for the whole process (every thread,
+        # with or without the mode): nothing in the sandbox needs one.
+        for full in torch._C._dispatch_get_all_op_names():
+            ns, _, op = full.partition("::")
+            if ns != "aten" or not any(a in op for a in ATTENTION_OPS):
+                continue
+            if op.split(".")[0] in COMPOSITE_ATTENTION:
+                continue
+            if not torch._C._dispatch_has_kernel_for_dispatch_key(full, "CPU"):
+                continue
+            try:
+                lib.impl(op, refuse(op), "CPU")
+            except RuntimeError:
+                pass
     guard._lib = lib  # keep it alive
 
     def python_refuse(label: str) -> Any:
@@ -353,6 +400,10 @@ def _guard_intact(guard: Any) -> bool:
 
     if guard not in _get_current_dispatch_mode_stack():
         return False
+    if type(guard).__dict__.get("__torch_dispatch__") is not guard._dispatch:
+        return False
+    if guard.trip.__func__ is not guard._trip:
+        return False
     n = len(guard.trips)
     x = torch.zeros(1, 1, 1, 2)
     try:
@@ -361,6 +412,101 @@ def _guard_intact(guard: Any) -> bool:
         del guard.trips[n:]
         return True
     return False
+
+
+def _candidate_builtins(path: str, guard: Any) -> dict[str, Any]:
+    """The builtins the candidate's file runs with: imports of `REFUSED_MODULES` refused, getattr/hasattr on
+    a private or internal name refused, exec/eval/compile/vars/globals/locals/open/setattr removed."""
+    real_import = builtins.__import__
+    real_getattr, real_hasattr = builtins.getattr, builtins.hasattr
+
+    def guarded_import(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
+        top = name.split(".")[0]
+        if level == 0 and (top in REFUSED_MODULES or any(p.startswith("_") for p in name.split("."))):
+            guard.trip(f"your file imports {name}: {_why_module(top)}")
+        for item in fromlist or ():
+            if isinstance(item, str) and item.startswith("_"):
+                guard.trip(f"your file imports {item} from {name}: private names are not allowed")
+        return real_import(name, globals, locals, fromlist, level)
+
+    def _check(name: Any) -> None:
+        if not isinstance(name, str) or name.startswith("_") or name in REFUSED_ATTRS:
+            guard.trip(f"your code asks getattr for {name!r}: {_INTERNALS}")
+
+    def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
+        _check(name)
+        return real_getattr(obj, name, *default)
+
+    def guarded_hasattr(obj: Any, name: str) -> bool:
+        _check(name)
+        return real_hasattr(obj, name)
+
+    table = dict(builtins.__dict__)
+    for name in REFUSED_BUILTINS:
+        table.pop(name, None)
+    table["__import__"] = guarded_import
+    table["getattr"] = guarded_getattr
+    table["hasattr"] = guarded_hasattr
+    return table
+
+
+def _why_module(top: str) -> str:
+    if top == "selfattention":
+        return "the drill is to write it yourself, not to import the package the grader compares against"
+    if top in ("numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow", "mlx", "sympy", "pandas"):
+        return "the drills are written with torch tensors; another array library is not allowed"
+    if top in ("threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os",
+               "posix",
+               "socket", "_socket", "signal", "pty", "_posixsubprocess"):
+        return "threads, processes, sockets and the OS are not allowed in the drills"
+    return "reaching into Python's or torch's internals (or hiding what the code calls) is not allowed"
+
+
+_INTERNALS = "reaching into torch's or Python's internals is not allowed in the drills"
+
+
+def _refuse_processes_and_threads(guard: Any) -> None:
+    """No new process or thread from here on (a thread runs outside the dispatch mode; a child would outlive
+    the grading). Removes the Python entry points; a C extension could still call fork(2) (no seccomp)."""
+    import _posixsubprocess
+    import _thread
+
+    import torch
+
+    def refuse(label: str) -> Any:
+        def tripwire(*args: Any, **kwargs: Any) -> Any:
+            guard.trip(f"your code calls {label}: no new process or thread in the drills")
+
+        return tripwire
+
+    for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "setsid", "execv",
+                 "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve",
+                 "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "kill", "killpg",
+                 "register_at_fork"):
+        import posix
+
+        for owner in (os, posix):
+            if hasattr(owner, name):
+                setattr(owner, name, refuse(f"os.{name}"))
+    _posixsubprocess.fork_exec = refuse("_posixsubprocess.fork_exec")
+    for name in ("start_new_thread", "start_new", "start_joinable_thread"):
+        if hasattr(_thread, name):
+            setattr(_thread, name, refuse(f"_thread.{name}"))
+    threading.Thread.start = refuse("threading.Thread.start")
+    for name in ("_start_new_thread", "_start_joinable_thread"):
+        if hasattr(threading, name):
+            setattr(threading, name, refuse(f"threading.{name}"))
+    # numpy arithmetic is invisible to the dispatch mode
+    torch.Tensor.numpy = refuse("Tensor.numpy (numpy is not allowed)")
+    torch.Tensor.__array__ = refuse("Tensor.__array__ (numpy is not allowed)")
+    import socket
+
+    socket.socket = refuse("socket.socket")  # type: ignore[misc]
+    import torch.utils._python_dispatch as pd
+
+    pd._disable_current_modes = refuse("torch.utils._python_dispatch._disable_current_modes")
 
 
 # -- serving calls -----------------------------------------------------------------------------------------
@@ -372,9 +518,10 @@ class Server:
         self.objects: dict[int, Any] = {}
         self.scoped: set[str] = set()
         self.guard: Any = None
+        self.token: str | None = None  # the run's token, from the first request; every reply carries it
 
     def reply(self, **msg: Any) -> None:
-        send_frame(self.fd_out, msg)
+        send_frame(self.fd_out, {**msg, "token": self.token} if self.token else msg)
 
     def _line(self, exc: BaseException) -> int | None:
         lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == self.path]
@@ -446,7 +593,12 @@ class Server:
         abi = landlock(req.get("hide", []))
         resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
-        torch.manual_seed(int(req.get("seed", 0)))
+        # the candidate's global RNG is seeded at random: the grader's inputs are drawn in the worker from the
+        # run's seed, which this process never sees
+        torch.manual_seed(int.from_bytes(os.urandom(7), "little"))
+        _refuse_processes_and_threads(self.guard)
+        if sys.platform.startswith("linux"):  # orphans of the candidate's processes become this one's
+            ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         if req.get("cpu"):
             used = resource.getrusage(resource.RUSAGE_SELF)
             soft = int(used.ru_utime + used.ru_stime + float(req["cpu"])) + 1
@@ -455,6 +607,8 @@ class Server:
 
         module = types.ModuleType("drill_solution")
         module.__file__ = self.path
+        if req.get("restrict_builtins", True):  # off only in the tests of the inner layers (a probe file)
+            module.__builtins__ = _candidate_builtins(self.path, self.guard)  # type: ignore[attr-defined]
         sys.modules["drill_solution"] = module
         try:
             with self.guard:
@@ -490,14 +644,24 @@ class Server:
         guard = self.guard
         guard.trips.clear()
         guard.largest = (0, [])
-        guard.no_softmax = label if label in self.scoped else None
+        expected = label if label in self.scoped else None
+        guard.no_softmax = expected
+        guard.wide = []
+        guard.watch = None
+        if req.get("watch_keys"):
+            tensors = [a for a in args if isinstance(a, torch.Tensor)]
+            guard.watch = (
+                int(req["watch_keys"]),
+                {t.untyped_storage().data_ptr() for t in tensors},
+                [list(t.shape) for t in tensors],
+            )
         intact = [True]
         try:
             with torch.no_grad(), guard:
                 try:
                     result = fn(*args, **kwargs)
                 finally:
-                    intact[0] = _guard_intact(guard)
+                    intact[0] = _guard_intact(guard) and guard.no_softmax == expected
             value = self.encode(result)
             outcome: dict[str, Any] = {"ok": True, "value": value}
         except Forbidden as exc:
@@ -511,7 +675,9 @@ class Server:
             outcome = {"ok": False, "forbidden": "your code switched off the grader's guard", "line": None}
         outcome["largest"] = guard.largest[0]
         outcome["largest_shape"] = guard.largest[1]
-        send_frame(self.fd_out, outcome)
+        outcome["wide_shape"] = guard.wide
+        guard.watch = None
+        self.reply(**outcome)
 
     def serve(self) -> None:
         while True:
@@ -520,6 +686,10 @@ class Server:
             except EOFError:
                 return
             op = req.get("op")
+            if self.token is None:
+                self.token = req.get("token")
+            elif req.get("token") != self.token:
+                return
             if op == "load":
                 self.load(req)
             elif op == "call":

@@ -113,7 +113,7 @@ def _run(box: Any, path: str, drill: str, send: Callable[..., None], cpu_limit: 
         box.start_clock(timeout if timeout is not None else 1e9)
         send(event="start", check="file loads")
         reply = box.request({
-            "op": "load", "path": path, "drill": drill, "cpu": cpu_limit, "seed": SEED[0],
+            "op": "load", "path": path, "drill": drill, "cpu": cpu_limit,
             "scoped": sorted(SCOPED.get(drill, {})), "hide": HIDDEN,
         })
     except SandboxTimeout:

@@ -159,6 +159,10 @@ def gqa_fp16(mod: ModuleType) -> None:
             )
         raise CheckFailed(msg) from None
     got = _shape("gqa_attention output", got, (2, 4, 5, 8))
+    if got.dtype != torch.float16:
+        raise CheckFailed(
+            f"gqa_attention returned {got.dtype} for float16 inputs; keep the dtype of q ({case})"
+        )
     _close(
         "gqa_attention", got.float(), _gqa_ref(q.float(), k.float(), v.float(), mask).float(), case, atol=1e-2
     )

@@ -40,6 +40,11 @@ def _chunk_hints(q, K, V, p: int) -> tuple[tuple[str, torch.Tensor], ...]:
             _ref(q, K, V, mask=top_left)[0],
         ),
         ("the new tokens see each other freely: mask the later new tokens", _ref(q, K, V)[0]),
+        (
+            "the mask is off by one: new token i also sees position p + i + 1; it may see keys 0 .. p + i "
+            "(torch.tril(..., diagonal=p))",
+            _ref(q, K, V, mask=torch.tril(torch.ones(m, p + m, dtype=torch.bool), diagonal=p + 1))[0],
+        ),
         ("the 1/sqrt(d_k) scale looks missing", _ref(q, K, V, mask=sa.causal_mask(m, p + m), scale=1.0)[0]),
     )
 
@@ -97,7 +102,7 @@ def chunk_sequence(mod: ModuleType) -> None:
         outs.append(_shape(f"out for new tokens {start}..{start + m - 1}", out, (2, 2, m, 8)))
         start += m
     _close(
-        "chunked outputs",
+        "the chunked output",
         torch.cat(outs, 2),
         _ref(q, k, v, mask=sa.causal_mask(6))[0],
         f"seed {seed_of(34)}, q/k/v (2, 2, 6, 8) in chunks of 2, 3, 1 from an empty cache "

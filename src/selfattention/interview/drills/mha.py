@@ -125,6 +125,14 @@ def _mha_compare(mod: ModuleType, h: int, seeds: range, mask: torch.Tensor | Non
                     _mha_variant(m, x, h, mask, out_proj=False),
                 ),
             )
+            if mask is not None:
+                hints += (
+                    (
+                        "the mask is transposed (query i sees keys j >= i): mask[i, j] is True where query i "
+                        "may attend key j",
+                        _mha_variant(m, x, h, mask.transpose(-2, -1)),
+                    ),
+                )
         case = f"seed {seed_of(seed)}, x (2, 5, {d_model}), num_heads={h}" + (
             "" if mask is None else ", causal mask (5, 5)"
         )
@@ -144,7 +152,8 @@ def mha_heads(mod: ModuleType) -> None:
             try:
                 _mha_compare(mod, 1, range(1))
                 msg += (
-                    "; one head matches but 4 don't: check the head split (B, n, h, d_k).transpose(1, 2) "
+                    "; it is correct with 1 head and wrong with 4: check the head split "
+                    "(B, n, h, d_k).transpose(1, 2) "
                     "and the merge back transpose(1, 2).reshape(B, n, d_model)"
                 )
             except CheckFailed:

@@ -47,7 +47,20 @@ def _online_case(mod: ModuleType, seed: int, n_k: int, block: int, scale: float 
             _online_no_rescale(q, k, v, block),
         ),
         ("the 1/sqrt(d) scale looks missing", _ref(q, k, v, scale=1.0)[0]),
+        (
+            "it divides by sqrt(d_v) instead of sqrt(d): the scale uses the query/key width q.shape[-1]",
+            _ref(q, k, v, scale=1 / math.sqrt(v.shape[-1]))[0],
+        ),
     )
+    last = (n_k - 1) // block * block  # the start of the last block
+    if last > 0:
+        hints += (
+            (
+                "the last block of keys is dropped: visit range(0, n_k, block_size), the last block may be "
+                "shorter",
+                _ref(q, k[..., :last, :], v[..., :last, :])[0],
+            ),
+        )
     _close(
         "online_attention",
         got,
@@ -110,12 +123,23 @@ def online_negative_row(mod: ModuleType) -> None:
 
 
 def online_no_full_matrix(mod: ModuleType) -> None:
-    """No tensor as large as half the (n_q, n_k) score matrix is ever built (watched in the candidate's
-    process, op by op)."""
+    """No tensor as large as half the (n_q, n_k) score matrix is ever built, and no tensor other than k, v
+    (or a view of them) has all n_k keys along an axis: the keys are visited in blocks (watched in the
+    candidate's process, op by op)."""
     f = _get(mod, "online_attention")
     B, h, n_q, n_k, d, block = 1, 2, 16, 128, 4, 8
     q, k, v = _qkv(57, B, h, n_q, n_k, d, d)
-    got = _tensor("online_attention", _call("online_attention", f, q, k, v, block))
+    f.mod.watch_keys = n_k
+    try:
+        got = _tensor("online_attention", _call("online_attention", f, q, k, v, block))
+    finally:
+        f.mod.watch_keys = 0
+    if f.mod.wide_shape:
+        raise CheckFailed(
+            f"online_attention builds a tensor of shape {tuple(f.mod.wide_shape)} for q {tuple(q.shape)}, "
+            f"k {tuple(k.shape)}, block_size {block}: it spans all {n_k} keys, so the keys were not visited "
+            f"in blocks; compute the scores of one block of at most block_size keys at a time"
+        )
     limit = B * h * n_q * n_k // 2
     largest = f.mod.largest
     if largest >= limit:

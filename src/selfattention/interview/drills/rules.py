@@ -25,7 +25,10 @@ __all__ = ["Violation", "find_violations", "Forbidden", "Guard", "SCOPED"]
 
 _ATTENTION = ("scaled_dot_product_attention", "multiheadattention", "multi_head_attention_forward")
 _HIDING = {"__import__", "importlib", "exec", "eval", "compile", "__builtins__"}
-_SOFTMAX = {"softmax", "log_softmax", "Softmax", "LogSoftmax", "_softmax", "special_softmax"}
+_SOFTMAX = {
+    "softmax", "log_softmax", "Softmax", "LogSoftmax", "_softmax", "special_softmax", "softmin", "Softmin",
+    "logsumexp", "logcumsumexp", "logaddexp", "logaddexp2", "gumbel_softmax", "special", "distributions",
+}
 # drill -> function name -> attribute/imported names it may not use
 SCOPED: dict[str, dict[str, set[str]]] = {
     "causal": {"stable_softmax": _SOFTMAX},
@@ -47,13 +50,38 @@ class Violation:
 
 # What a solution never needs and the grader's guard lives in: torch's dispatcher and the interpreter's
 # object graph (a guard found there could be switched off).
-_INTERNAL_MODULES = {"gc", "ctypes"}
+_INTERNAL_MODULES = {
+    "gc", "ctypes", "builtins", "inspect", "ast", "types", "dis", "code", "codeop", "runpy", "pickle",
+    "marshal",
+    "threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix", "socket",
+    "signal", "pty", "sys", "_posixsubprocess", "faulthandler", "atexit", "weakref",
+}
+# A new thread runs outside the grader's dispatch mode; a child process can outlive the grading.
+_PROCESS_MODULES = {
+    "threading", "_thread", "concurrent", "asyncio", "multiprocessing", "subprocess", "os", "posix", "socket",
+    "signal", "pty", "_posixsubprocess",
+}
+# Libraries whose arithmetic the grader's guard cannot watch (it sees torch's operations only).
+_OTHER_ARRAYS = {"numpy", "scipy", "jax", "jaxlib", "cupy", "numba", "tensorflow", "mlx", "sympy", "pandas"}
 _INTERNAL_DOTTED = {"torch._C", "torch.ops", "torch.library", "sys.modules", "torch.utils._python_dispatch"}
 _INTERNAL_ATTRS = {
     "_C", "_python_dispatch", "TorchDispatchMode", "TorchFunctionMode", "__globals__", "__closure__",
     "__subclasses__", "_getframe", "get_objects", "get_referrers", "__code__", "__builtins__",
+    "f_back", "f_locals", "f_globals", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame",
+    "tb_next",
+    "__traceback__", "_disable_current_modes", "__dict__", "__getattribute__", "__class__", "__bases__",
+    "__mro__", "__base__", "__init_subclass__", "__reduce__", "__reduce_ex__", "__self__", "__func__",
+    "__wrapped__", "__loader__", "__spec__", "fork", "forkpty", "system", "popen", "setsid", "numpy",
+    "ops", "library", "multiprocessing", "jit", "os", "sys", "subprocess", "socket", "builtins",
+    "threading", "inspect", "compile", "_dynamo", "fx", "export", "hub", "package",
 }
+# builtins that reach the interpreter's state or build code from strings
+_INTROSPECTION = {"vars", "globals", "locals", "breakpoint", "setattr", "delattr", "open", "input", "help"}
 _INTERNAL_REASON = "reaches into torch's dispatcher or the interpreter's internals; a solution needs neither"
+_ARRAYS_REASON = "the drills are written with torch tensors; another array library is not allowed"
+_GETATTR_REASON = (
+    "getattr with a name that is not a plain string literal hides what the code calls; write the attribute"
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
@@ -96,6 +124,8 @@ class _Walker(ast.NodeVisitor):
         self.scoped = SCOPED.get(drill, {})
         self.stack: list[str] = []
         self.docstrings: set[int] = set()  # docstrings are prose, never read as code
+        self.defined: set[str] = set()  # the file's own functions, classes and methods
+        self.called: set[int] = set()  # Name nodes that are the function of a call
 
     def add(self, node: ast.AST, what: str, reason: str) -> None:
         self.found.append(Violation(getattr(node, "lineno", 0), what, reason))
@@ -109,7 +139,13 @@ class _Walker(ast.NodeVisitor):
             )
         elif module.split(".")[0] == "importlib":
             self.add(node, f"import {module}", "dynamic imports hide what the code calls")
+        elif module.split(".")[0] in _PROCESS_MODULES:
+            self.add(node, f"import {module}", "threads, processes, sockets and the OS are not allowed")
         elif module.split(".")[0] in _INTERNAL_MODULES or module in _INTERNAL_DOTTED:
+            self.add(node, f"import {module}", _INTERNAL_REASON)
+        elif module.split(".")[0] in _OTHER_ARRAYS:
+            self.add(node, f"import {module}", _ARRAYS_REASON)
+        elif any(p.startswith("_") for p in module.split(".")):
             self.add(node, f"import {module}", _INTERNAL_REASON)
 
     def visit_Import(self, node: ast.Import) -> None:
@@ -154,20 +190,55 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = _dotted(node) or f"….{node.attr}"
-        self._name(node, node.attr, dotted)
-        if node.attr in _INTERNAL_ATTRS or dotted in _INTERNAL_DOTTED:
+        own = (  # the file's own method on self / cls (``self.scaled_dot_product_attention(...)``)
+            isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+            and node.attr in self.defined
+        )
+        if not own:
+            self._name(node, node.attr, dotted)
+        private = node.attr.startswith("_") and not (node.attr.startswith("__") and node.attr.endswith("__"))
+        owner_top = dotted.split(".")[0]
+        if (
+            node.attr in _INTERNAL_ATTRS
+            or dotted in _INTERNAL_DOTTED
+            or (private and owner_top not in ("self", "cls"))
+        ):
             self.add(node, dotted, _INTERNAL_REASON)
         self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name):
+            self.called.add(id(node.func))
+        self.generic_visit(node)  # first: a forbidden string literal is named as such
+        if isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
+            name = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                self.add(node, f"{node.func.id}(…, <a name built at run time>)", _GETATTR_REASON)
+            else:
+                # (a forbidden string itself: visit_Constant)
+                if name.value.startswith("_") or name.value in _INTERNAL_ATTRS:
+                    self.add(node, f"{node.func.id}(…, {name.value!r})", _INTERNAL_REASON)
+                self._name(node, name.value, f"{node.func.id}(…, {name.value!r})")
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in _HIDING:
             self.add(node, node.id, "dynamic imports and exec/eval hide what the code calls")
+        elif node.id in ("getattr", "hasattr") and id(node) not in self.called:
+            self.add(node, node.id, _GETATTR_REASON)
+        elif node.id in _INTROSPECTION:
+            self.add(node, node.id, _INTERNAL_REASON)
         elif node.id in self.imported:  # a name the file imported (its own functions are fine)
             self._name(node, node.id, node.id)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str) and id(node) not in self.docstrings and _names_forbidden(node.value):
+        if (
+            isinstance(node.value, str)
+            and id(node) not in self.docstrings
+            and node.value not in self.defined  # ``__all__ = ["scaled_dot_product_attention"]``
+            and _names_forbidden(node.value)
+        ):
             self.add(node, repr(node.value), "a forbidden name spelled in a string (getattr tricks)")
 
     def visit_Module(self, node: ast.Module) -> None:
@@ -188,6 +259,9 @@ def find_violations(source: str, drill: str) -> list[Violation]:
     """Forbidden imports and calls in ``source`` (a drill solution), first occurrence of each line/what."""
     tree = ast.parse(source)
     w = _Walker(drill)
+    w.defined = {
+        n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
     w.visit(tree)
     seen: set[tuple[int, str]] = set()
     out = []

@@ -26,6 +26,7 @@ def scaled_dot_product_attention(
     mask: None, or bool broadcastable to (B, h, n_q, n_k); True = may attend, False = hidden.
           Every row of the mask allows at least one key.
     out: (B, h, n_q, d_v)   weights: (B, h, n_q, n_k), each row sums to 1, 0 where the mask is False.
+    out has the dtype of q (float16 in, float16 out).
     """
     raise NotImplementedError
 '''
@@ -180,6 +181,7 @@ def gqa_attention(
     0 .. h/g - 1 use key/value head 0, the next h/g use head 1, and so on. g = h is multi-head
     attention, g = 1 is multi-query attention (MQA).
     mask: None or bool broadcastable to (B, h, n_q, n_k), True = may attend.
+    The output has the dtype of q (float16 in, float16 out).
     """
     raise NotImplementedError
 '''
@@ -264,15 +266,23 @@ Not allowed (the grader refuses it, under any name it is reached by):
 - the selfattention package (the grader compares against it);
 - F.scaled_dot_product_attention, nn.MultiheadAttention or any library attention kernel
   (torch._C._nn..., torch.ops.aten._scaled_dot_product_*, flash / efficient attention);
-- reaching into torch's or Python's internals (torch._C, torch.ops, torch.library, gc, sys.modules),
-  exec / eval / __import__ / importlib, and writing files (your code runs in a read-only sandbox).
+- reaching into torch's or Python's internals (torch._C, torch.ops, torch.library, torch._anything,
+  gc, sys, inspect, ast, builtins, frames), exec / eval / compile / __import__ / importlib, getattr with
+  a name built at run time, and writing files (your code runs in a read-only sandbox);
+- threads and processes (threading, concurrent.futures, os, subprocess, multiprocessing, socket);
+- numpy, scipy, jax or any array library other than torch (import math and torch only).
 """
-_SOFTMAXES = "torch.softmax, F.softmax, torch._softmax,\n  log_softmax, logsumexp"
+_SOFTMAXES = (
+    "torch.softmax, F.softmax, torch._softmax,\n  log_softmax, logsumexp, logcumsumexp, logaddexp, "
+    "torch.special,\n  torch.distributions"
+)
 _EXTRA = {
     "causal": f"- a library softmax in stable_softmax ({_SOFTMAXES}): write it with exp, max and sum\n"
     "  (causal_attention may use torch.softmax).\n",
-    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}), and any tensor as large as\n"
-    "  half the full (n_q, n_k) score matrix.\n",
+    "online_softmax": f"- a library softmax in online_attention ({_SOFTMAXES}),\n"
+    "  any tensor as large as half the full (n_q, n_k) score matrix, and any tensor\n"
+    "  other than k and v (or a view of them) with all n_k keys along an axis: compute the\n"
+    "  scores of one block of at most block_size keys at a time.\n",
 }
 
 

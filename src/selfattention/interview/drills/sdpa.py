@@ -108,6 +108,8 @@ def sdpa_fp16(mod: ModuleType) -> None:
             )
         raise CheckFailed(msg) from None
     out, w = _pair("scaled_dot_product_attention", res)
+    if _tensor("out", out).dtype != torch.float16:
+        raise CheckFailed(f"out is {out.dtype} for float16 inputs; keep the dtype of q ({case})")
     ref_out, ref_w = _ref(q.float(), k.float(), v.float(), mask=mask)
     _close("weights", _tensor("weights", w).float(), ref_w, case, atol=2e-3)
     _close("out", _tensor("out", out).float(), ref_out, case, atol=1e-2)
