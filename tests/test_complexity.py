@@ -307,3 +307,21 @@ def test_elementwise_entries_refuses_a_fused_attention_kernel() -> None:
 def test_elementwise_entries_rejects_a_non_callable() -> None:
     with pytest.raises(ValueError, match="callable"):
         elementwise_entries(3)
+
+
+def test_elementwise_entries_refuses_fused_attention_under_inference_mode_and_nn_fast_paths() -> None:
+    """Under inference_mode the dispatcher shows the composite op names (`scaled_dot_product_attention`,
+    `_native_multi_head_attention`, `_transformer_encoder_layer_fwd`): they are refused too, not counted."""
+    from selfattention.multi_head import MultiHeadAttention
+
+    x = torch.randn(2, 16, 32)
+    mha = torch.nn.MultiheadAttention(32, 4, batch_first=True).eval()
+    enc = torch.nn.TransformerEncoderLayer(32, 4, 64, batch_first=True).eval()
+    with torch.inference_mode():
+        for fn in (
+            lambda: MultiHeadAttention(32, 4)(x),
+            lambda: mha(x, x, x, need_weights=False),
+            lambda: enc(x),
+        ):
+            with pytest.raises(ValueError, match="fused attention"):
+                elementwise_entries(fn)

@@ -203,12 +203,16 @@ def count_flops(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[int,
 
 _MATMULS = frozenset({"mm", "bmm", "addmm", "baddbmm", "addbmm", "matmul", "linear", "dot", "mv"})
 _NO_WORK = frozenset({"_unsafe_view", "clone", "copy_", "contiguous", "detach", "_local_scalar_dense"})
-_FUSED_ATTENTION = frozenset({"_flash_attention_forward", "_efficient_attention_forward"})
+_FUSED_ATTENTION = frozenset({
+    "_flash_attention_forward", "_efficient_attention_forward", "_cudnn_attention_forward",
+    "_native_multi_head_attention", "_transformer_encoder_layer_fwd",
+})
 
 
 def _is_fused_attention(name: str) -> bool:
-    """An aten op that computes a whole attention in one kernel (its scores never appear as a tensor)."""
-    return name.startswith("_scaled_dot_product") or name in _FUSED_ATTENTION
+    """An aten op that computes a whole attention in one kernel (its scores never appear as a tensor); under
+    ``inference_mode`` the dispatcher shows the composite names (``scaled_dot_product_attention``) too."""
+    return name.lstrip("_").startswith("scaled_dot_product") or name in _FUSED_ATTENTION
 
 
 class _ElementwiseCounter(TorchDispatchMode):
