@@ -353,6 +353,12 @@ SINKS_CORRECT = [
     "StreamingLLM does not give infinite context.",
     "Many people think StreamingLLM gives infinite context; it does not.",
     "StreamingLLM 能处理无限长的流，但上下文仍然有限。",
+    # the third look at chapter 12 (M1): reported and rejected myths, and the capability stated correctly
+    "有人认为它提供无限上下文，这是错的。",
+    "常见的误解是 StreamingLLM 有无限上下文。",
+    "A common myth is that StreamingLLM gives infinite context.",
+    "Some claim it gives infinite context; that's wrong.",
+    "It processes infinitely long input with a bounded context window.",
 ]
 SINKS_MYTHS = [
     "StreamingLLM 让模型拥有无限上下文",
