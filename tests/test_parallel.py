@@ -342,7 +342,7 @@ def test_head_parallel_backward_is_one_all_reduce_of_dx(runs):
 
 
 def test_a_mismatch_on_one_rank_is_refused_on_every_rank(runs):
-    """P = 2, rank 1 passes a NaN, a float32 (rank 0 float64) or a 3-D q: ValueError on both ranks, no hang."""
+    """P = 2, rank 1 passes a NaN, a float32 (rank 0: float64) or a 3-D q: ValueError on both ranks."""
     for name in ("ring", "ulysses"):
         r0, r1 = (r[f"{name}_nan"] for r in runs[1][:2])
         assert "another rank" in str(r0) and "NaN" in str(r1), (name, r0, r1)
@@ -368,8 +368,8 @@ def test_ring_16bit_error_is_within_sdpa_error(runs, dtype):
 
 @pytest.mark.parametrize("dtype", ["torch.float16", "torch.bfloat16"])
 def test_ring_16bit_rounds_like_one_float32_layer(runs, dtype):
-    """P = 4, n = 512, causal zigzag: output and gradients within 64 units in the last place (relative, eps |x|)
-    of the float32 layer on the same 16-bit inputs cast once (measured: at most 31); accumulating in the 16-bit
+    """P = 4, n = 512, causal zigzag: output and gradients within 64 units in the last place (eps |x|) of
+    the float32 layer on the same 16-bit inputs cast once (measured: at most 31); accumulating in the 16-bit
     dtype instead is at least 487 units off (measured once, by breaking the ring)."""
     for r in runs[1]:
         for what, u in zip(("out", "dq", "dk", "dv"), r[f"ring_{dtype}_ulps"], strict=True):

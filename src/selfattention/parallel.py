@@ -321,8 +321,10 @@ def _check_on_every_rank(
     if torch.equal(hi, lo):
         return
     width = 2 + _MAX_DIMS
-    meta = [(int(lo[1 + width * i]), int(hi[1 + width * i]), int(lo[2 + width * i]), int(hi[2 + width * i]))
-            for i in range(3)]
+    meta = [
+        (int(lo[1 + width * i]), int(hi[1 + width * i]), int(lo[2 + width * i]), int(hi[2 + width * i]))
+        for i in range(3)
+    ]
     if any(a != b or c != d for a, b, c, d in meta):
         raise ValueError(
             f"{what} needs the same ndim and dtype on every rank: this rank has q {_shape(q)} {q.dtype}, "
@@ -488,13 +490,14 @@ def ring_attention(
     (custom backward, a second ring; once differentiable). float16 / bfloat16 inputs accumulate in float32.
     Shards must be equal on every rank (checked by one small all-reduce): n divisible by P (by 2P for zigzag).
     """
+
     def local_check() -> None:
         _check_qkv_heads(q, k, v)
         gqa = q.ndim == 4 and k.shape == v.shape and k.ndim == 4 and k.shape[1] != q.shape[1]
         if gqa and (q.shape[1] % k.shape[1] or q.shape[0] != k.shape[0] or q.shape[2:] != k.shape[2:]):
             raise ValueError(
-                f"ring_attention with grouped K/V heads needs q (B, h, n/P, d), k = v (B, h_kv, n/P, d), h_kv "
-                f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+                f"ring_attention with grouped K/V heads needs q (B, h, n/P, d), k = v (B, h_kv, n/P, d), "
+                f"h_kv dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
             )
         if not gqa and (q.shape != k.shape or k.shape != v.shape):
             raise ValueError(
@@ -554,6 +557,7 @@ def ulysses_attention(
     implementation (as the paper) splits them evenly, so P must divide h_kv (and h). Shards must be equal on
     every rank (checked by one small all-reduce).
     """
+
     def local_check() -> None:
         _check_qkv_heads(q, k, v)
         if (
@@ -641,9 +645,9 @@ def _refuse_threads(n: int) -> None:
     """``torch.set_num_threads`` in a forked child: only 1 (GNU OpenMP is not fork-safe)."""
     if int(n) != 1:
         raise RuntimeError(
-            f"torch.set_num_threads({n}) in a forked child of run_on_processes: a forked child that starts an "
-            "OpenMP thread team after its parent used one can hang (GNU libgomp is not fork-safe); keep one "
-            "thread or pass start_method='spawn' or 'forkserver'"
+            f"torch.set_num_threads({n}) in a forked child of run_on_processes: a forked child that starts "
+            "an OpenMP thread team after its parent used one can hang (GNU libgomp is not fork-safe); keep "
+            "one thread or pass start_method='spawn' or 'forkserver'"
         )
 
 
@@ -858,7 +862,7 @@ def compare_schemes(
 def compare_on_groups(
     rank: int, world: int, sizes: Sequence[int] = (1, 2, 4), **kwargs: Any
 ) -> dict[int, Any]:
-    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks) in one world of processes."""
+    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks) in one world."""
     out: dict[int, Any] = {}
     for size in sizes:
         if world % size:
