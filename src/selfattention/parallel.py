@@ -282,23 +282,61 @@ def _pair_kind(qa: int, qlen: int, ka: int, klen: int, causal: bool) -> str | No
     raise AssertionError("segments are equal-sized and aligned")  # pragma: no cover
 
 
-def _check_equal_shards(q: torch.Tensor, k: torch.Tensor, group: Any, what: str) -> None:
-    """Raise ValueError on every rank if the shards' shapes differ across ranks (they must be equal).
+_MAX_DIMS = 8  # the shape check below has a fixed length: every rank all-reduces the same buffer
+_DTYPE_CODES = {torch.float16: 1, torch.bfloat16: 2, torch.float32: 3, torch.float64: 4}
 
-    One all-reduce (MAX) of (shape, -shape) of q and k, 2 x 2 x ndim int64 numbers: a check, not part of the
-    layer's traffic, so it is not recorded in a ``CommCounter``.
+
+def _check_on_every_rank(
+    q: Any, k: Any, v: Any, group: Any, what: str, local_check: Callable[[], None]
+) -> None:
+    """Run ``local_check`` (types, shapes, dtypes, NaN/inf of this rank's q, k, v), then raise on every rank.
+
+    One all-reduce (MAX) of a fixed-length int64 vector and its negation: an error flag from
+    ``local_check``, ndim, dtype code and the shapes (padded to ``_MAX_DIMS``) of q, k and v. Every rank
+    takes part whatever its inputs, so a failure on one rank raises ValueError on all of them instead of
+    leaving the others blocked in the next collective. The check is not part of the layer's traffic and is
+    not recorded in a ``CommCounter``.
     """
-    shape = torch.tensor([*q.shape, *k.shape], dtype=torch.int64)
-    both = torch.cat([shape, -shape])
+    err: Exception | None = None
+    try:
+        local_check()
+        if max(q.ndim, k.ndim, v.ndim) > _MAX_DIMS:
+            raise ValueError(f"{what} takes tensors of at most {_MAX_DIMS} dims: got q {_shape(q)}")
+    except (TypeError, ValueError) as e:
+        err = e
+    vec = [1 if err is not None else 0]
+    for t in (q, k, v):
+        ok = err is None
+        shape = list(t.shape) if ok else []
+        vec += [len(shape), _DTYPE_CODES.get(t.dtype, 99) if ok else 0]
+        vec += shape + [-1] * (_MAX_DIMS - len(shape))
+    loc = torch.tensor(vec, dtype=torch.int64)
+    both = torch.cat([loc, -loc])
     dist.all_reduce(both, op=dist.ReduceOp.MAX, group=group)
-    hi, lo = both[: len(shape)], -both[len(shape) :]
-    if not torch.equal(hi, lo):
-        n_q = q.ndim - 2
+    hi, lo = both[: len(vec)], -both[len(vec) :]
+    if err is not None:
+        raise err
+    if int(hi[0]):
+        raise ValueError(f"{what}: the inputs of another rank failed a check (its error is raised there)")
+    if torch.equal(hi, lo):
+        return
+    width = 2 + _MAX_DIMS
+    meta = [
+        (int(lo[1 + width * i]), int(hi[1 + width * i]), int(lo[2 + width * i]), int(hi[2 + width * i]))
+        for i in range(3)
+    ]
+    if any(a != b or c != d for a, b, c, d in meta):
         raise ValueError(
-            f"{what} needs equal shards on every rank: shard lengths (dim -2) range over "
-            f"[{int(lo[n_q])}, {int(hi[n_q])}] across ranks (this rank: q {_shape(q)}, k {_shape(k)}); "
-            f"pad the sequence to a multiple of the shard count"
+            f"{what} needs the same ndim and dtype on every rank: this rank has q {_shape(q)} {q.dtype}, "
+            f"k {_shape(k)} {k.dtype}, v {_shape(v)} {v.dtype}; ndim (q, k, v) ranges over "
+            f"{[(a, b) for a, b, _, _ in meta]}, dtype codes over {[(c, d) for _, _, c, d in meta]}"
         )
+    at = 3 + q.ndim - 2  # q's dim -2 in the vector
+    raise ValueError(
+        f"{what} needs equal shards on every rank: shard lengths (dim -2) range over "
+        f"[{int(lo[at])}, {int(hi[at])}] across ranks (this rank: q {_shape(q)}, k {_shape(k)}); "
+        f"pad the sequence to a multiple of the shard count"
+    )
 
 
 def _check_qkv_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
@@ -452,22 +490,25 @@ def ring_attention(
     (custom backward, a second ring; once differentiable). float16 / bfloat16 inputs accumulate in float32.
     Shards must be equal on every rank (checked by one small all-reduce): n divisible by P (by 2P for zigzag).
     """
-    _check_qkv_heads(q, k, v)
-    gqa = q.ndim == 4 and k.shape == v.shape and k.ndim == 4 and k.shape[1] != q.shape[1]
-    if gqa and (q.shape[1] % k.shape[1] or q.shape[0] != k.shape[0] or q.shape[2:] != k.shape[2:]):
-        raise ValueError(
-            f"ring_attention with grouped K/V heads needs q (B, h, n/P, d), k = v (B, h_kv, n/P, d), h_kv "
-            f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
-        )
-    if not gqa and (q.shape != k.shape or k.shape != v.shape):
-        raise ValueError(
-            f"ring_attention needs q, k, v shards of one shape (..., n/P, d), or k = v (B, h_kv, n/P, d) "
-            f"with h_kv dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
-        )
-    if not isinstance(causal, bool):
-        raise ValueError(f"causal must be a bool: got {causal!r}")
+
+    def local_check() -> None:
+        _check_qkv_heads(q, k, v)
+        gqa = q.ndim == 4 and k.shape == v.shape and k.ndim == 4 and k.shape[1] != q.shape[1]
+        if gqa and (q.shape[1] % k.shape[1] or q.shape[0] != k.shape[0] or q.shape[2:] != k.shape[2:]):
+            raise ValueError(
+                f"ring_attention with grouped K/V heads needs q (B, h, n/P, d), k = v (B, h_kv, n/P, d), "
+                f"h_kv dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+            )
+        if not gqa and (q.shape != k.shape or k.shape != v.shape):
+            raise ValueError(
+                f"ring_attention needs q, k, v shards of one shape (..., n/P, d), or k = v (B, h_kv, n/P, d) "
+                f"with h_kv dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+            )
+        if not isinstance(causal, bool):
+            raise ValueError(f"causal must be a bool: got {causal!r}")
+
     _, world = _world(group)
-    _check_equal_shards(q, k, group, "ring_attention")
+    _check_on_every_rank(q, k, v, group, "ring_attention", local_check)
     shard_positions(q.shape[-2] * world, 0, world, layout)  # validates the layout
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
     if counter is not None:
@@ -516,21 +557,24 @@ def ulysses_attention(
     implementation (as the paper) splits them evenly, so P must divide h_kv (and h). Shards must be equal on
     every rank (checked by one small all-reduce).
     """
-    _check_qkv_heads(q, k, v)
-    if (
-        q.ndim != 4
-        or k.shape != v.shape
-        or k.ndim != 4
-        or q.shape[0] != k.shape[0]
-        or q.shape[2:] != k.shape[2:]
-        or q.shape[1] % k.shape[1]
-    ):
-        raise ValueError(
-            f"ulysses_attention needs q (B, h, n/P, d_k) and k, v of one shape (B, h_kv, n/P, d_k), h_kv "
-            f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
-        )
+
+    def local_check() -> None:
+        _check_qkv_heads(q, k, v)
+        if (
+            q.ndim != 4
+            or k.shape != v.shape
+            or k.ndim != 4
+            or q.shape[0] != k.shape[0]
+            or q.shape[2:] != k.shape[2:]
+            or q.shape[1] % k.shape[1]
+        ):
+            raise ValueError(
+                f"ulysses_attention needs q (B, h, n/P, d_k) and k, v of one shape (B, h_kv, n/P, d_k), h_kv "
+                f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
+            )
+
     _, world = _world(group)
-    _check_equal_shards(q, k, group, "ulysses_attention")
+    _check_on_every_rank(q, k, v, group, "ulysses_attention", local_check)
     h, h_kv = q.shape[1], k.shape[1]
     if h_kv % world:
         raise ValueError(
@@ -597,12 +641,34 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _refuse_threads(n: int) -> None:
+    """``torch.set_num_threads`` in a forked child: only 1 (GNU OpenMP is not fork-safe)."""
+    if int(n) != 1:
+        raise RuntimeError(
+            f"torch.set_num_threads({n}) in a forked child of run_on_processes: a forked child that starts "
+            "an OpenMP thread team after its parent used one can hang (GNU libgomp is not fork-safe); keep "
+            "one thread or pass start_method='spawn' or 'forkserver'"
+        )
+
+
 def _worker(
-    rank: int, world: int, port: int, fn: Callable[..., Any], args: tuple[Any, ...], queue: Any
+    rank: int,
+    world: int,
+    port: int,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    queue: Any,
+    forked: bool = False,
 ) -> None:
-    """One process: join the gloo group on the loopback, run fn(rank, world, *args), report its result."""
+    """One process: join the gloo group on the loopback, run fn(rank, world, *args), report its result.
+
+    One intra-op thread; a forked child also refuses ``torch.set_num_threads(k)`` for k > 1 (see
+    ``run_on_processes``).
+    """
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     torch.set_num_threads(1)
+    if forked:
+        torch.set_num_threads = _refuse_threads  # type: ignore[assignment]
     try:
         dist.init_process_group("gloo", rank=rank, world_size=world)
         try:
@@ -631,7 +697,11 @@ def run_on_processes(
 
     ``start_method``: 'fork' (children inherit the imported torch: no re-import) or 'spawn' (fresh
     interpreters; ``fn`` must be importable, a module-level function). None picks 'fork' on Linux when this
-    process has neither CUDA nor a process group initialised, else 'spawn'. A failure on any rank raises
+    process has neither CUDA nor a process group initialised, else 'spawn'. Every child runs with one
+    intra-op thread. A forked child must keep it: GNU OpenMP (libgomp) is not fork-safe, and a child that
+    starts a thread team after the parent used one hangs, so ``torch.set_num_threads(k)`` with k > 1 raises
+    RuntimeError there (reported as a failure of that rank); use 'spawn' or 'forkserver' for more threads
+    per process. A failure on any rank raises
     RuntimeError with its traceback; a child that dies without reporting raises RuntimeError naming its rank
     and exit code; ``timeout`` seconds without any result raises TimeoutError.
     """
@@ -647,7 +717,8 @@ def run_on_processes(
     queue = ctx.Queue()
     port = _free_port()
     procs = [
-        ctx.Process(target=_worker, args=(r, world, port, fn, args, queue), daemon=True) for r in range(world)
+        ctx.Process(target=_worker, args=(r, world, port, fn, args, queue, method == "fork"), daemon=True)
+        for r in range(world)
     ]
     for p in procs:
         p.start()
@@ -791,7 +862,7 @@ def compare_schemes(
 def compare_on_groups(
     rank: int, world: int, sizes: Sequence[int] = (1, 2, 4), **kwargs: Any
 ) -> dict[int, Any]:
-    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks) in one spawned world."""
+    """``compare_schemes`` on groups of each size in ``sizes`` (consecutive ranks) in one world."""
     out: dict[int, Any] = {}
     for size in sizes:
         if world % size:
