@@ -452,3 +452,37 @@ def test_correct_answers_of_the_fourth_review_are_not_flagged(cid: str, answer: 
 @pytest.mark.parametrize(("cid", "answer"), FOURTH_REVIEW_MYTHS)
 def test_the_myths_of_the_fourth_review_are_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+# The third review of chapter 15 (M2, M3): the Ulysses myth is about devices, not heads; all-gather CP
+# and Ulysses answers that hold the full K/V or all tokens of some heads are not the "full sequence" myths.
+CH15_CORRECT = [
+    ("parallel-ulysses", "Ulysses works with any number of heads as long as P divides the heads."),
+    (
+        "parallel-split-attention",
+        "With Llama 3's all-gather context parallelism each device holds the full sequence of keys and "
+        "values, but only n/P queries",
+    ),
+    ("parallel-split-attention", "In Ulysses each device holds the full sequence for h/P heads."),
+    (
+        "parallel-bytes",
+        "Llama 3 all-gathers K and V, so every rank receives the whole sequence of keys and values",
+    ),
+]
+CH15_MYTHS = [
+    ("parallel-ulysses", "Ulysses works for any number of devices."),
+    ("parallel-ulysses", "Ulysses can scale to any number of GPUs."),
+    ("parallel-ulysses", "Ulysses 适用于任意卡数。"),
+    ("parallel-split-attention", "Context parallelism gives every device the full sequence."),
+    ("parallel-bytes", "Ring attention sends the whole sequence to every device."),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH15_CORRECT)
+def test_correct_chapter_15_answers_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH15_MYTHS)
+def test_chapter_15_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
