@@ -64,6 +64,17 @@ class CheckFailed(Exception):
     """A check did not pass; the message says why, in plain words."""
 
 
+def with_fp16_fill_hint(exc: CheckFailed) -> CheckFailed:
+    """The failure, with a hint when a float16 run overflowed on a finite mask fill such as -1e9."""
+    msg = str(exc)
+    if "Half" in msg and "overflow" in msg:
+        msg += (
+            "; a finite fill such as -1e9 does not fit in float16 (largest 65504): use float('-inf') "
+            "(or torch.finfo(scores.dtype).min)"
+        )
+    return CheckFailed(msg)
+
+
 class SandboxTimeout(BaseException):  # noqa: N818 - ends the run, never caught by a check
     """The candidate's code ran past the time limit."""
 

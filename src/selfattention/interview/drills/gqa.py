@@ -19,6 +19,7 @@ from ._common import (
     _shape,
     _where,
     seeded,
+    with_fp16_fill_hint,
 )
 
 
@@ -151,13 +152,7 @@ def gqa_fp16(mod: ModuleType) -> None:
     try:
         got = _call("gqa_attention", f, q, k, v, mask)
     except CheckFailed as exc:
-        msg = str(exc)
-        if "Half" in msg and "overflow" in msg:
-            msg += (
-                "; a finite fill such as -1e9 does not fit in float16 (largest 65504): use float('-inf') "
-                "(or torch.finfo(scores.dtype).min)"
-            )
-        raise CheckFailed(msg) from None
+        raise with_fp16_fill_hint(exc) from None
     got = _shape("gqa_attention output", got, (2, 4, 5, 8))
     if got.dtype != torch.float16:
         raise CheckFailed(

@@ -22,6 +22,7 @@ from ._common import (
     _ref,
     _shape,
     _tensor,
+    with_fp16_fill_hint,
 )
 
 
@@ -100,13 +101,7 @@ def sdpa_fp16(mod: ModuleType) -> None:
     try:
         res = _call("scaled_dot_product_attention", f, q, k, v, mask)
     except CheckFailed as exc:
-        msg = str(exc)
-        if "Half" in msg and "overflow" in msg:
-            msg += (
-                "; a finite fill such as -1e9 does not fit in float16 (largest 65504): use float('-inf') "
-                "(or torch.finfo(scores.dtype).min)"
-            )
-        raise CheckFailed(msg) from None
+        raise with_fp16_fill_hint(exc) from None
     out, w = _pair("scaled_dot_product_attention", res)
     if _tensor("out", out).dtype != torch.float16:
         raise CheckFailed(f"out is {out.dtype} for float16 inputs; keep the dtype of q ({case})")
