@@ -138,20 +138,26 @@ def test_peak_memory_sees_the_n_squared_matrix() -> None:
 
 
 def test_fastest_of_takes_each_candidates_minimum_interleaved() -> None:
+    # A fake clock that each call advances by its scripted duration: the test is exact on a loaded
+    # machine (time.sleep(0.004) once took 6.8 ms on a CI run, and a real-clock bound failed).
     calls: list[str] = []
     durations = {"slow": iter([0.05, 0.02, 0.03]), "fast": iter([0.004, 0.03, 0.006])}
+    now = [0.0]
 
     def make(name: str):
         def f() -> None:
             calls.append(name)
-            time.sleep(next(durations[name]))
+            now[0] += next(durations[name])
 
         return f
 
-    best = fastest_of({"slow": make("slow"), "fast": make("fast")}, repeats=3, warmup=0)
+    best = fastest_of({"slow": make("slow"), "fast": make("fast")}, repeats=3, warmup=0, clock=lambda: now[0])
     assert calls == ["slow", "fast"] * 3  # round by round, not all of one then the other
-    assert 0.019 < best["slow"] < 0.028  # the minimum (0.02), not the median (0.03) or the first (0.05)
-    assert 0.0039 < best["fast"] < 0.0055  # the minimum (0.004) despite one slow burst (0.03)
+    assert best["slow"] == pytest.approx(0.02, abs=1e-12)  # the minimum, not the median (0.03) or the first (0.05)
+    assert best["fast"] == pytest.approx(0.004, abs=1e-12)  # the minimum despite one slow burst (0.03)
+    # with the real clock the minimum of real sleeps is at least the shortest sleep
+    real = fastest_of({"sleep": lambda: time.sleep(0.002)}, repeats=2, warmup=0)
+    assert real["sleep"] >= 0.002
     with pytest.raises(ValueError, match="non-empty mapping"):
         fastest_of({})
     with pytest.raises(ValueError, match="repeats must be a positive int"):
