@@ -12,6 +12,7 @@ import os
 import pytest
 import torch
 import torch.distributed as dist
+from torch.utils.checkpoint import checkpoint, set_checkpoint_early_stop
 
 from selfattention import MultiHeadAttention
 from selfattention.parallel import (
@@ -19,6 +20,7 @@ from selfattention.parallel import (
     HeadParallelAttention,
     all_to_all,
     comm_bytes_formula,
+    comm_bytes_per_step,
     compare_on_groups,
     ring_all_reduce,
     ring_attention,
@@ -128,18 +130,32 @@ def _more(rank: int, world: int) -> dict[str, object]:
         except ValueError as e:
             out[name] = str(e)
     q4 = q[..., :4, :]
-    bad = {  # rank 1 of each pair differs: a NaN, another dtype, another ndim
+    bad = {  # rank 1 of each pair differs: a NaN, an inf, another dtype, ndim, width, not a tensor
         "nan": torch.where(torch.arange(4)[:, None] == 0, float("nan"), q4) if pr else q4,
+        "inf": torch.where(torch.arange(4)[:, None] == 0, -float("inf"), q4) if pr else q4,
         "dtype": q4.float() if pr else q4,
         "ndim": q4[0] if pr else q4,
+        "width": q4[..., :2] if pr else q4,  # d_k 2 against 4: dim -1 differs, not the shard length
+        "list": q4.tolist() if pr else q4,
     }
     for kind, t in bad.items():
         for name, attn in (("ring", ring_attention), ("ulysses", ulysses_attention)):
             try:
                 attn(t, t, t, pair)
                 out[f"{name}_{kind}"] = None
-            except ValueError as e:
-                out[f"{name}_{kind}"] = str(e)
+            except (TypeError, ValueError) as e:
+                out[f"{name}_{kind}"] = f"{type(e).__name__}: {e}"
+    c = CommCounter()  # torch.utils.checkpoint (P = 2): without and with its default early stop
+    for name, attn in (("ring", ring_attention), ("ulysses", ulysses_attention)):
+        for early in (False, True):
+            sh = [shard_sequence(t, pr, 2).requires_grad_() for t in (q, q, q)]
+            c.reset()
+            with set_checkpoint_early_stop(early):
+                o = checkpoint(
+                    lambda a, b, v_, f=attn: f(a, b, v_, pair, counter=c), *sh, use_reentrant=False
+                )
+                (o * shard_sequence(d_o, pr, 2)).sum().backward()
+            out[f"{name}_checkpoint_bytes_{'early' if early else 'full'}"] = c.bytes_sent
     torch.manual_seed(1)  # head parallel: backward costs one all-reduce of dX, the bytes of the forward
     mha = MultiHeadAttention(16, 4).double()
     c = CommCounter()
@@ -189,6 +205,8 @@ def _both(rank: int, world: int) -> tuple[dict[int, dict[str, object]], dict[str
 @pytest.fixture(scope="module")
 def runs() -> tuple[list[dict[int, dict[str, object]]], list[dict[str, object]]]:
     """compare_on_groups and _errors on every rank of one world of 4 (starting processes is the cost)."""
+    q = torch.ones(1, requires_grad=True)  # torch.utils.checkpoint's first call imports ~800 modules:
+    checkpoint(torch.exp, q, use_reentrant=False).backward()  # here once, not in every forked child
     res = run_on_processes(_both, 4)
     return [r[0] for r in res], [r[1] for r in res]
 
@@ -321,11 +339,52 @@ def test_ring_vs_ulysses_bytes_the_winner_depends_on_gqa():
         assert comm_bytes_formula("ulysses", n, d, p, **kw) / gib == u_gib
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_a_recomputed_forward_is_sent_twice(runs, size):
+    """torch.utils.checkpoint around the layer: one training step sends 2 forwards + 1 backward, counted."""
+    for scheme in ("ring", "ulysses"):
+        want = comm_bytes_per_step(scheme, N, D_MODEL, size, recompute=True, bytes_per_element=E)
+        assert set(_all(runs, size, f"{scheme}_bytes_step_recompute")) == {want}, scheme
+        if size > 1:
+            assert want > comm_bytes_per_step(scheme, N, D_MODEL, size, bytes_per_element=E)
+    if size == 2:  # torch.utils.checkpoint sends the same with early stop off; with its default early stop
+        for scheme in ("ring", "ulysses"):  # Ulysses' output all-to-all (1/4 of its forward) is not re-sent
+            full = comm_bytes_per_step(scheme, N, D_MODEL, 2, recompute=True, bytes_per_element=E)
+            fwd = comm_bytes_formula(scheme, N, D_MODEL, 2, bytes_per_element=E)
+            assert {r[f"{scheme}_checkpoint_bytes_full"] for r in runs[1]} == {full}
+            early = full - fwd / 4 if scheme == "ulysses" else full
+            assert {r[f"{scheme}_checkpoint_bytes_early"] for r in runs[1]} == {early}, scheme
+
+
+def test_per_step_winner_needs_float32_dkdv_and_no_recomputation():
+    """Llama 3 70B, 128k tokens, 16-bit, P = 4 (GiB per device per layer, by hand): Ulysses sends less per
+    training step only while the ring's dK, dV travel in float32 and nothing is recomputed; with 16-bit
+    dK, dV or a recomputed forward the ring sends less. At P = 8 Ulysses sends less in all four cases."""
+    gib = 2**30
+    kw = dict(bytes_per_element=2, num_heads=64, kv_heads=8)
+
+    def step(scheme, p, **more):
+        return comm_bytes_per_step(scheme, 2**17, 8192, p, **kw, **more) / gib
+
+    assert (step("ring", 4), step("ulysses", 4)) == (1.75, 1.6875)  # float32 dK, dV: Ulysses less
+    assert (step("ring", 4, grad_bytes_per_element=2), step("ulysses", 4)) == (1.25, 1.6875)
+    assert (step("ring", 4, recompute=True), step("ulysses", 4, recompute=True)) == (2.125, 2.53125)
+    for more in ({}, {"grad_bytes_per_element": 2}, {"recompute": True}):
+        assert step("ring", 8, **more) > step("ulysses", 8, **more), more
+    both = {"grad_bytes_per_element": 2, "recompute": True}
+    assert step("ring", 8, **both) > step("ulysses", 8, **both)
+    for p in (2, 4, 8):  # 16-bit dK, dV: the backward is the forward's K, V hops plus 2P/(P-1) of them
+        fwd = comm_bytes_formula("ring", 2**17, 8192, p, **kw)
+        bwd = comm_bytes_formula("ring", 2**17, 8192, p, backward=True, grad_bytes_per_element=2, **kw)
+        assert abs(bwd / fwd - (1 + p / (p - 1))) < 1e-12
+
+
 def test_unequal_shards_are_refused_on_every_rank(runs):
     """P = 2, shards of 4 and 2 positions: a ValueError naming the lengths, on both ranks (no hang)."""
     for r in runs[1]:
         for key in ("ring_unequal", "ulysses_unequal"):
             assert "equal shards" in str(r[key]) and "[2, 4]" in str(r[key]), (key, r[key])
+            assert "q's dim -2 (the shard length)" in str(r[key]), (key, r[key])
 
 
 def test_double_backward_is_refused_on_every_rank(runs):
@@ -342,10 +401,17 @@ def test_head_parallel_backward_is_one_all_reduce_of_dx(runs):
 
 
 def test_a_mismatch_on_one_rank_is_refused_on_every_rank(runs):
-    """P = 2, rank 1 passes a NaN, a float32 (rank 0: float64) or a 3-D q: ValueError on both ranks."""
+    """P = 2, rank 1 passes a NaN, an inf, a list, a float32 (rank 0: float64), a 3-D q or another width:
+    an error on both ranks (the other rank's ValueError says so), and the message names the dim that
+    differs."""
     for name in ("ring", "ulysses"):
-        r0, r1 = (r[f"{name}_nan"] for r in runs[1][:2])
-        assert "another rank" in str(r0) and "NaN" in str(r1), (name, r0, r1)
+        for kind, says in (("nan", "NaN"), ("inf", "contains inf"), ("list", "TypeError: ")):
+            r0, r1 = (r[f"{name}_{kind}"] for r in runs[1][:2])
+            assert "ValueError" in str(r0) and "another rank" in str(r0) and says in str(r1), (name, r0, r1)
+        assert "must be a torch.Tensor: got list" in str(runs[1][1][f"{name}_list"])
+        for r in runs[1][:2]:
+            assert "q's dim -1 (not the sequence)" in str(r[f"{name}_width"]), r[f"{name}_width"]
+            assert "[2, 4]" in str(r[f"{name}_width"]) and "pad the sequence" not in str(r[f"{name}_width"])
         for r in runs[1][:2]:
             assert "same ndim and dtype" in str(r[f"{name}_dtype"]), (name, r[f"{name}_dtype"])
         r0, r1 = (r[f"{name}_ndim"] for r in runs[1][:2])
@@ -395,6 +461,21 @@ def test_spawn_start_method_still_works():
     assert run_on_processes(_ranks, 2, start_method="spawn") == [(0, 2, True), (1, 2, True)]
     with pytest.raises(ValueError, match="start_method"):
         run_on_processes(_ranks, 2, start_method="thread")
+
+
+_SET_THREADS = torch.set_num_threads  # bound at import, before any fork: the guard cannot replace it
+
+
+def _two_threads_prebound(rank: int, world: int) -> int:
+    _SET_THREADS(2)  # no parallel work after it: the child must not hang, only fail
+    return rank
+
+
+def test_a_forked_child_that_bypasses_the_thread_guard_still_fails():
+    """A reference to torch.set_num_threads bound before the fork is not the patched name: the child ends
+    with 2 threads, and run_on_processes reports that as a failure instead of returning."""
+    with pytest.raises(RuntimeError, match=r"ended with 2 intra-op threads"):
+        run_on_processes(_two_threads_prebound, 2, timeout=30, start_method="fork")
 
 
 def _two_threads(rank: int, world: int) -> float:

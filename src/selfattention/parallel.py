@@ -46,6 +46,7 @@ __all__ = [
     "HeadParallelAttention",
     "all_to_all",
     "comm_bytes_formula",
+    "comm_bytes_per_step",
     "compare_on_groups",
     "compare_schemes",
     "ring_all_reduce",
@@ -293,16 +294,23 @@ def _check_on_every_rank(
 
     One all-reduce (MAX) of a fixed-length int64 vector and its negation: an error flag from
     ``local_check``, ndim, dtype code and the shapes (padded to ``_MAX_DIMS``) of q, k and v. Every rank
-    takes part whatever its inputs, so a failure on one rank raises ValueError on all of them instead of
-    leaving the others blocked in the next collective. The check is not part of the layer's traffic and is
-    not recorded in a ``CommCounter``.
+    takes part whatever its inputs (any exception of the local checks, a non-tensor input included, is
+    held until after the all-reduce), so a failure on one rank raises its error there and ValueError on
+    the others instead of leaving them blocked in the next collective. The check is not part of the layer's
+    traffic and is not recorded in a ``CommCounter``.
     """
     err: Exception | None = None
     try:
+        for name, t in (("q", q), ("k", k), ("v", v)):  # before local_check: it reads .ndim, .shape
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{what}: {name} must be a torch.Tensor: got {type(t).__name__}")
         local_check()
         if max(q.ndim, k.ndim, v.ndim) > _MAX_DIMS:
             raise ValueError(f"{what} takes tensors of at most {_MAX_DIMS} dims: got q {_shape(q)}")
-    except (TypeError, ValueError) as e:
+        for name, t in (("q", q), ("k", k), ("v", v)):  # local_check found no NaN: amax |t| is inf or finite
+            if t.numel() and torch.isinf(t.detach().abs().amax()):
+                raise ValueError(f"{what}: {name} contains inf: got shape {_shape(t)}")
+    except Exception as e:  # any failure here must still reach the all-reduce below, or the others hang
         err = e
     vec = [1 if err is not None else 0]
     for t in (q, k, v):
@@ -331,11 +339,17 @@ def _check_on_every_rank(
             f"k {_shape(k)} {k.dtype}, v {_shape(v)} {v.dtype}; ndim (q, k, v) ranges over "
             f"{[(a, b) for a, b, _, _ in meta]}, dtype codes over {[(c, d) for _, _, c, d in meta]}"
         )
-    at = 3 + q.ndim - 2  # q's dim -2 in the vector
+    at = next(i for i in range(len(vec)) if int(hi[i]) != int(lo[i]))  # the first entry that differs
+    which, dim = divmod(at - 1, width)
+    name, dim = "qkv"[which], dim - 2  # ndim and dtype agree (checked above): a shape entry differs
+    t = (q, k, v)[which]
+    seq = dim == t.ndim - 2
     raise ValueError(
-        f"{what} needs equal shards on every rank: shard lengths (dim -2) range over "
-        f"[{int(lo[at])}, {int(hi[at])}] across ranks (this rank: q {_shape(q)}, k {_shape(k)}); "
-        f"pad the sequence to a multiple of the shard count"
+        f"{what} needs equal shards on every rank: {name}'s dim {dim - t.ndim} "
+        f"({'the shard length' if seq else 'not the sequence'}) ranges over "
+        f"[{int(lo[at])}, {int(hi[at])}] across ranks "
+        f"(this rank: q {_shape(q)}, k {_shape(k)}, v {_shape(v)})"
+        + ("; pad the sequence to a multiple of the shard count" if seq else "")
     )
 
 
@@ -606,6 +620,7 @@ def comm_bytes_formula(
     backward: bool = False,
     num_heads: int = 1,
     kv_heads: int | None = None,
+    grad_bytes_per_element: int | None = None,
 ) -> float:
     """Bytes one rank sends per attention layer (forward, or backward only); d_model = h d_k.
 
@@ -614,7 +629,9 @@ def comm_bytes_formula(
 
     head: ring all-reduce of the (B, n, d) output: 2(P-1)/P B n d e (backward: the same, for dX).
     ring: P-1 hops of a K and a V shard: 2(P-1)/P B n d_kv e. Backward: P-1 hops of K, V and P hops of the
-        dK, dV accumulators, kept in float32 (4 bytes) for 16-bit inputs: (2(P-1) e + 2P e_acc)/P B n d_kv.
+        dK, dV accumulators of e_acc bytes: (2(P-1) e + 2P e_acc)/P B n d_kv. e_acc =
+        ``grad_bytes_per_element``; by default max(e, 4), float32 for 16-bit inputs, as ``ring_attention``
+        sends them (pass e_acc = e for an implementation that sends 16-bit dK, dV).
     ulysses: all-to-alls of q (h heads), k, v (h_kv heads) and O (h heads), each sending (P-1)/P of its
         1/P shard: (P-1)/P^2 B n (2d + 2d_kv) e; backward the same (the reverse all-to-alls).
     """
@@ -627,11 +644,32 @@ def comm_bytes_formula(
     if scheme == "ring":
         if not backward:
             return 2 * (p - 1) / p * bnd_kv * e
-        e_acc = max(e, 4)  # float32 accumulators for 16-bit inputs
+        e_acc = max(e, 4) if grad_bytes_per_element is None else grad_bytes_per_element
         return (2 * (p - 1) * e + (2 * p * e_acc if p > 1 else 0)) / p * bnd_kv
     if scheme == "ulysses":
         return (p - 1) / p**2 * (2 * bnd + 2 * bnd_kv) * e
     raise ValueError(f"scheme must be 'head', 'ring' or 'ulysses': got {scheme!r}")
+
+
+def comm_bytes_per_step(
+    scheme: str,
+    n: int,
+    d_model: int,
+    world: int,
+    recompute: bool = False,
+    **kwargs: Any,
+) -> float:
+    """Bytes one rank sends per attention layer in one training step: forward + backward.
+
+    ``recompute``: full activation checkpointing re-runs the layer's whole forward in the backward pass, so
+    its communication is sent twice: 2 forward + backward. (``torch.utils.checkpoint`` by default stops
+    recomputing once the saved tensors are back: Ulysses' output all-to-all, which saves nothing, is then
+    not re-sent; ``set_checkpoint_early_stop(False)`` re-runs it all.) ``kwargs`` go to
+    ``comm_bytes_formula`` (batch, bytes_per_element, num_heads, kv_heads, grad_bytes_per_element).
+    """
+    fwd = comm_bytes_formula(scheme, n, d_model, world, backward=False, **kwargs)
+    bwd = comm_bytes_formula(scheme, n, d_model, world, backward=True, **kwargs)
+    return (2 if recompute else 1) * fwd + bwd
 
 
 def _free_port() -> int:
@@ -663,16 +701,27 @@ def _worker(
     """One process: join the gloo group on the loopback, run fn(rank, world, *args), report its result.
 
     One intra-op thread; a forked child also refuses ``torch.set_num_threads(k)`` for k > 1 (see
-    ``run_on_processes``).
+    ``run_on_processes``), and fails if it ends with more than one thread (a call the patch could not
+    intercept: a reference to the builtin bound before the fork).
     """
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     torch.set_num_threads(1)
     if forked:
         torch.set_num_threads = _refuse_threads  # type: ignore[assignment]
+        torch._C.set_num_threads = _refuse_threads  # type: ignore[attr-defined]
     try:
         dist.init_process_group("gloo", rank=rank, world_size=world)
         try:
-            queue.put((rank, True, fn(rank, world, *args)))
+            result = fn(rank, world, *args)
+            if forked and torch.get_num_threads() != 1:
+                raise RuntimeError(
+                    f"a forked child of run_on_processes ended with {torch.get_num_threads()} intra-op "
+                    "threads: torch.set_num_threads was called through a reference bound before the fork "
+                    "(e.g. `from torch import set_num_threads`), which the guard cannot intercept; GNU "
+                    "OpenMP is not fork-safe, so such a child can hang: keep one thread or pass "
+                    "start_method='spawn' or 'forkserver'"
+                )
+            queue.put((rank, True, result))
         finally:
             dist.destroy_process_group()
     except BaseException:  # report, the parent raises
@@ -700,8 +749,10 @@ def run_on_processes(
     process has neither CUDA nor a process group initialised, else 'spawn'. Every child runs with one
     intra-op thread. A forked child must keep it: GNU OpenMP (libgomp) is not fork-safe, and a child that
     starts a thread team after the parent used one hangs, so ``torch.set_num_threads(k)`` with k > 1 raises
-    RuntimeError there (reported as a failure of that rank); use 'spawn' or 'forkserver' for more threads
-    per process. A failure on any rank raises
+    RuntimeError there (reported as a failure of that rank); a call the guard cannot intercept (through a
+    reference to the builtin bound before the fork) is caught when ``fn`` returns: a child that ends with
+    more than one thread fails too (if it hung first, ``timeout`` ends the wait). Use 'spawn' or
+    'forkserver' for more threads per process. A failure on any rank raises
     RuntimeError with its traceback; a child that dies without reporting raises RuntimeError naming its rank
     and exit code; ``timeout`` seconds without any result raises TimeoutError.
     """
@@ -770,7 +821,8 @@ def compare_schemes(
     """Run every scheme on this rank against one process with the same weights (float64); errors and counts.
 
     Returns max |error| of outputs and gradients against ``MultiHeadAttention`` / full attention computed
-    here alone, bytes this rank sent per scheme (forward; backward for the ring), the all-reduce count of one
+    here alone, bytes this rank sent per scheme (forward; backward for the ring; a whole training step with
+    the forward recomputed in full, for the ring and Ulysses), the all-reduce count of one
     head-parallel forward, and score entries computed by causal ring attention per layout.
     """
     rank, world = _world(group)  # the position in ``group``, not in the default group
@@ -846,6 +898,18 @@ def compare_schemes(
         (g.grad - shard_sequence(f.grad, rank, world)).abs().max().item()  # type: ignore[operator]
         for g, f in ((qs, qf), (ks, kf), (vs, vf))
     )
+
+    # one training step with full recomputation (activation checkpointing): the forward without autograd
+    # (its activations dropped), the same forward again with autograd in the backward pass, the backward
+    c = CommCounter()
+    for name, attn in (("ring", ring_attention), ("ulysses", ulysses_attention)):
+        qs, ks, vs = (shard_sequence(t, rank, world).requires_grad_() for t in (q, k, v))
+        c.reset()
+        with torch.no_grad():
+            attn(qs, ks, vs, group, counter=c)
+        o = attn(qs, ks, vs, group, counter=c)
+        (o * shard_sequence(d_o, rank, world)).sum().backward()
+        res[f"{name}_bytes_step_recompute"] = c.bytes_sent
 
     q3 = torch.randn(batch, 3, n, d_k, generator=gen, dtype=torch.float64)  # 3 heads: P must divide 3
     try:
