@@ -41,7 +41,7 @@ def test_torch_mha_masks_match_ours(shape: str) -> None:
     m = m | torch.eye(L, dtype=torch.bool)  # each query keeps itself (a real key in both sequences' first 3)
     attn, kpm = to_torch_mha_masks(m, pad, num_heads=h)
     with torch.no_grad():
-        ours_m = m[:, None] if m.ndim == 3 else m  # ours broadcasts to (B, h, L, S): (B, L, S) needs its head dim
+        ours_m = m[:, None] if m.ndim == 3 else m  # ours broadcasts to (B, h, L, S): add a head dim
         want = ours(x, mask=combine_masks(ours_m, key_padding_to_attn_mask(pad)))
         got = ref(x, x, x, attn_mask=attn, key_padding_mask=kpm, need_weights=False)[0]
     rows = pad  # queries that are real tokens (padded queries differ: their self key is padded)

@@ -104,8 +104,8 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
     from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
     from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
-    from .cross_modal import GatedCrossAttention, TargetAttention  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
+    from .cross_modal import GatedCrossAttention, TargetAttention  # noqa: F401
     from .decoding import decode_step  # noqa: F401
     from .efficient import linear_attention, tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import torch
-
 from torch import nn
 
 from ._checks import _shape, check_positive_int
@@ -58,7 +57,9 @@ class TargetAttention(nn.Module):
             hidden = check_positive_int(hidden, "hidden")
             self.unit = nn.Sequential(nn.Linear(4 * d, hidden), nn.PReLU(), nn.Linear(hidden, 1))
 
-    def weights(self, candidate: torch.Tensor, behaviours: torch.Tensor, pad: torch.Tensor | None = None) -> torch.Tensor:
+    def weights(
+        self, candidate: torch.Tensor, behaviours: torch.Tensor, pad: torch.Tensor | None = None
+    ) -> torch.Tensor:
         """(B, T) attention weights of each behaviour for the candidate."""
         if not isinstance(candidate, torch.Tensor) or candidate.ndim != 2 or candidate.shape[-1] != self.d:
             raise ValueError(f"candidate must be (B, d={self.d}): got {_shape(candidate)}")
@@ -68,11 +69,15 @@ class TargetAttention(nn.Module):
             or behaviours.shape[0] != candidate.shape[0]
             or behaviours.shape[-1] != self.d
         ):
-            raise ValueError(f"behaviours must be (B, T, d={self.d}) with candidate's B: got {_shape(behaviours)}")
+            raise ValueError(
+                f"behaviours must be (B, T, d={self.d}) with candidate's B: got {_shape(behaviours)}"
+            )
         if pad is not None and (
             not isinstance(pad, torch.Tensor) or pad.dtype != torch.bool or pad.shape != behaviours.shape[:2]
         ):
-            raise ValueError(f"pad must be a boolean (B, T) = {tuple(behaviours.shape[:2])}: got {_shape(pad)}")
+            raise ValueError(
+                f"pad must be a boolean (B, T) = {tuple(behaviours.shape[:2])}: got {_shape(pad)}"
+            )
         c = candidate[:, None, :].expand_as(behaviours)  # (B, T, d)
         if self.scorer == "dot":
             s = (behaviours * c).sum(-1) / self.d**0.5  # (B, T)
@@ -86,7 +91,9 @@ class TargetAttention(nn.Module):
             return torch.nan_to_num(w, nan=0.0) if pad is not None else w  # no real behaviour: zeros
         return s if pad is None else s.masked_fill(~pad, 0.0)  # DIN: raw weights, padding weighs 0
 
-    def forward(self, candidate: torch.Tensor, behaviours: torch.Tensor, pad: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(
+        self, candidate: torch.Tensor, behaviours: torch.Tensor, pad: torch.Tensor | None = None
+    ) -> torch.Tensor:
         """Pooled interest (B, d) = Σ_t w_t · behaviours_t."""
         w = self.weights(candidate, behaviours, pad)  # (B, T)
         return (w[..., None] * behaviours).sum(1)  # (B, d)
