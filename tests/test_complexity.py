@@ -151,9 +151,10 @@ def test_fastest_of_takes_each_candidates_minimum_interleaved() -> None:
 
         return f
 
-    best = fastest_of({"slow": make("slow"), "fast": make("fast")}, repeats=3, warmup=0, clock=lambda: now[0])
+    fns = {"slow": make("slow"), "fast": make("fast")}
+    best = fastest_of(fns, repeats=3, warmup=0, clock=lambda: now[0])
     assert calls == ["slow", "fast"] * 3  # round by round, not all of one then the other
-    assert best["slow"] == pytest.approx(0.02, abs=1e-12)  # the minimum, not the median (0.03) or the first (0.05)
+    assert best["slow"] == pytest.approx(0.02, abs=1e-12)  # the minimum, not the median 0.03 or first 0.05
     assert best["fast"] == pytest.approx(0.004, abs=1e-12)  # the minimum despite one slow burst (0.03)
     # with the real clock the minimum of real sleeps is at least the shortest sleep
     real = fastest_of({"sleep": lambda: time.sleep(0.002)}, repeats=2, warmup=0)
