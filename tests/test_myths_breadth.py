@@ -1,5 +1,6 @@
-"""The myths of chapter 5's breadth cards (nn.MultiheadAttention's masks, multimodal cross-attention, target
-attention) are caught when stated; correct answers to the same cards are not flagged, in both languages."""
+"""The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 5:
+nn.MultiheadAttention's masks, multimodal cross-attention, target attention) are caught when stated; correct
+answers to the same cards are not flagged, in both languages."""
 
 from __future__ import annotations
 
@@ -10,6 +11,18 @@ from selfattention.interview.bank import load_cards
 CARDS = {c.id: c for c in load_cards()}
 
 PROBES = {
+    "qkv-remove-wv": [
+        ("W_V is redundant in multi-head attention because it can always be folded into W_O.", True),
+        ("多头注意力里 W_V 是多余的，它总能并入 W_O。", True),
+        ("With one head W_V folds into W_O; with several heads it does not.", False),
+        ("单头时 W_V 可以并入 W_O，多头时不行。", False),
+    ],
+    "qkv-attention-vs-fc": [
+        ("Self-attention is just a fully-connected layer over the positions.", True),
+        ("自注意力就是位置之间的全连接层。", True),
+        ("Unlike a fully-connected layer, attention computes its mixing weights from the input.", False),
+        ("注意力和全连接层不同，它的权重由输入计算。", False),
+    ],
     "mask-torch-mha-masks": [
         ("nn.MultiheadAttention treats True as may attend.", True),
         ("In nn.MultiheadAttention True means allowed to attend.", True),
