@@ -50,6 +50,11 @@ _EXPORTS: dict[str, str] = {
     "MultiHeadLatentAttention": "latent",
     "block_diagonal_mask": "masks",
     "position_ids": "masks",
+    "to_torch_mha_masks": "masks",
+    "GatedCrossAttention": "cross_modal",
+    "FixedTokenMixing": "circuits",
+    "fit_without_value_projection": "circuits",
+    "TargetAttention": "cross_modal",
     "MultiHeadAttention": "multi_head",
     "merge_heads": "multi_head",
     "repeat_kv": "multi_head",
@@ -100,8 +105,10 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .baselines import AdditiveAttention, GRUBaseline, MultiplicativeAttention, VanillaRNN  # noqa: F401
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
     from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
+    from .circuits import FixedTokenMixing, fit_without_value_projection  # noqa: F401
     from .complexity import count_flops, saved_tensor_bytes  # noqa: F401
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
+    from .cross_modal import GatedCrossAttention, TargetAttention  # noqa: F401
     from .decoding import decode_step  # noqa: F401
     from .efficient import linear_attention, tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
@@ -122,6 +129,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         position_ids,
         sliding_window_mask,
         streaming_mask,
+        to_torch_mha_masks,
     )
     from .multi_head import (  # noqa: F401
         MultiHeadAttention,

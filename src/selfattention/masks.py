@@ -17,6 +17,7 @@ __all__ = [
     "combine_masks",
     "block_diagonal_mask",
     "position_ids",
+    "to_torch_mha_masks",
 ]
 
 
@@ -147,3 +148,39 @@ def position_ids(pad: torch.Tensor) -> torch.Tensor:
             f"got {getattr(pad, 'dtype', type(pad))} with shape {_shape(pad)}"
         )
     return (pad.long().cumsum(dim=-1) - 1).clamp(min=0) * pad  # (B, n)
+
+
+def to_torch_mha_masks(
+    mask: torch.Tensor | None = None, pad: torch.Tensor | None = None, num_heads: int = 1
+) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+    """Our masks (True = may attend) as ``torch.nn.MultiheadAttention``'s ``(attn_mask, key_padding_mask)``.
+
+    nn.MultiheadAttention reads a boolean mask as True = *blocked*, takes ``attn_mask`` as (L, S) or
+    (B·num_heads, L, S) — batch-major: row ``b·num_heads + head`` — and ``key_padding_mask`` as (B, S).
+    ``mask``: (L, S), (B, L, S) or (B, h or 1, L, S); ``pad``: (B, S), True = real key.
+    """
+    num_heads = check_positive_int(num_heads, "num_heads")
+    attn = None
+    if mask is not None:
+        if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool or mask.ndim not in (2, 3, 4):
+            raise ValueError(
+                "mask must be a boolean tensor (L, S), (B, L, S) or (B, h, L, S), True = may attend: "
+                f"got {getattr(mask, 'dtype', type(mask))} with shape {_shape(mask)}"
+            )
+        if mask.ndim == 2:
+            attn = ~mask  # (L, S)
+        else:
+            m = mask[:, None] if mask.ndim == 3 else mask  # (B, 1 or h, L, S)
+            if m.shape[1] not in (1, num_heads):
+                raise ValueError(f"mask's head dim must be 1 or num_heads={num_heads}: got {_shape(mask)}")
+            B, _, L, S = m.shape
+            attn = (~m).expand(B, num_heads, L, S).reshape(B * num_heads, L, S)  # (B·h, L, S)
+    kpm = None
+    if pad is not None:
+        if not isinstance(pad, torch.Tensor) or pad.dtype != torch.bool or pad.ndim != 2:
+            raise ValueError(
+                "pad must be a 2-D boolean tensor (B, S), True = real key: "
+                f"got {getattr(pad, 'dtype', type(pad))} with shape {_shape(pad)}"
+            )
+        kpm = ~pad  # (B, S), True = ignore this key
+    return attn, kpm

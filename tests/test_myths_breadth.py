@@ -1,0 +1,79 @@
+"""The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 5:
+nn.MultiheadAttention's masks, multimodal cross-attention, target attention) are caught when stated; correct
+answers to the same cards are not flagged, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfattention.interview.bank import load_cards
+
+CARDS = {c.id: c for c in load_cards()}
+
+PROBES = {
+    "qkv-remove-wv": [
+        ("W_V is redundant in multi-head attention because it can always be folded into W_O.", True),
+        ("多头注意力里 W_V 是多余的，它总能并入 W_O。", True),
+        ("With one head W_V folds into W_O; with several heads it does not.", False),
+        ("单头时 W_V 可以并入 W_O，多头时不行。", False),
+    ],
+    "qkv-attention-vs-fc": [
+        ("Self-attention is just a fully-connected layer over the positions.", True),
+        ("自注意力就是位置之间的全连接层。", True),
+        ("Unlike a fully-connected layer, attention computes its mixing weights from the input.", False),
+        ("注意力和全连接层不同，它的权重由输入计算。", False),
+    ],
+    "mask-torch-mha-masks": [
+        ("nn.MultiheadAttention treats True as may attend.", True),
+        ("In nn.MultiheadAttention True means allowed to attend.", True),
+        ("A float mask with zeros masks those positions.", True),
+        ("nn.MultiheadAttention uses the same convention as SDPA for boolean masks.", True),
+        ("nn.MultiheadAttention 里 True 表示可以关注，和 SDPA 一样。", True),
+        ("A float attn_mask of zeros and ones blocks the positions with zero.", True),
+        ("由 0 和 1 组成的浮点掩码会屏蔽值为 0 的位置。", True),
+        ("In nn.MultiheadAttention True means blocked, the opposite of SDPA, so invert the mask.", False),
+        ("A float mask is added to the scores: -inf blocks, 0/1 only shifts them.", False),
+        ("key_padding_mask is (B, S) and hides padded keys; attn_mask is (L, S) or (B*h, L, S).", False),
+    ],
+    "mask-cross-attention-multimodal": [
+        ("Every multimodal model uses cross-attention to connect image and text.", True),
+        ("LLaVA uses cross-attention between the image and the text.", True),
+        ("所有多模态模型都用交叉注意力连接图像和文本。", True),
+        ("In diffusion models the text tokens are the queries over the image.", True),
+        ("LLaVA does not use cross-attention; it concatenates image tokens with the text.", False),
+        (
+            "In Stable Diffusion the image latents are the queries and the text tokens give keys and values.",
+            False,
+        ),
+        (
+            "Flamingo inserts gated cross-attention layers into a frozen LM, text querying visual tokens.",
+            False,
+        ),
+    ],
+    "mask-target-attention": [
+        ("DIN normalises the attention weights with a softmax like a Transformer.", True),
+        ("In DIN the weights sum to 1.", True),
+        ("DIN 和 Transformer 一样用 softmax 归一化权重。", True),
+        ("DIN drops the softmax so the weights need not sum to 1.", False),
+        ("DIN 去掉了 softmax，权重不必和为 1。", False),
+        ("The candidate is the single query over the behaviour sequence.", False),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "is_myth"), [(cid, t, m) for cid, items in PROBES.items() for t, m in items]
+)
+def test_breadth_myths(card: str, text: str, is_myth: bool) -> None:
+    assert bool(CARDS[card].check(text).stated) is is_myth, text
+
+
+@pytest.mark.parametrize("card", sorted(PROBES))
+def test_breadth_cards_own_answers_state_no_myth_and_earn_their_points(card: str) -> None:
+    c = CARDS[card]
+    for lang in ("en", "zh"):
+        for text in (c.short[lang], c.spoken[lang]):
+            assert not c.check(text).stated, text
+        for i, kp in enumerate(c.key_points[lang]):
+            r = c.check(kp)
+            assert not r.stated and i in r.covered, kp
