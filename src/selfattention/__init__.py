@@ -15,6 +15,10 @@ _EXPORTS: dict[str, str] = {
     "MultiplicativeAttention": "baselines",
     "VanillaRNN": "baselines",
     "RelativePositionBias": "bias",
+    "MoE": "block",
+    "normalise_tokens": "block",
+    "residual_gradient_norms": "block",
+    "training_bytes": "block",
     "alibi_bias": "bias",
     "alibi_slopes": "bias",
     "t5_relative_bucket": "bias",
@@ -104,6 +108,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .baselines import AdditiveAttention, GRUBaseline, MultiplicativeAttention, VanillaRNN  # noqa: F401
     from .bias import RelativePositionBias, alibi_bias, alibi_slopes, t5_relative_bucket  # noqa: F401
+    from .block import MoE, normalise_tokens, residual_gradient_norms, training_bytes  # noqa: F401
     from .caches import KVCache, PagedKVCache, RollingKVCache, SinkKVCache, sink_positions  # noqa: F401
     from .circuits import FixedTokenMixing, fit_without_value_projection  # noqa: F401
     from .complexity import count_flops, saved_tensor_bytes  # noqa: F401

@@ -39,7 +39,7 @@ __all__ = [
     "count_parameters",
 ]
 
-_ACTIVATIONS = ("relu", "gelu", "swiglu")
+_ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu")
 _NORMS = ("layernorm", "rmsnorm")
 
 
@@ -68,12 +68,19 @@ class RMSNorm(nn.Module):
 
 
 class FeedForward(nn.Module):
-    """Position-wise FFN, x (..., d_model) -> linear2(act(linear1(x))) (..., d_model); act = ReLU or GELU."""
+    """Position-wise FFN, x (..., d_model) -> linear2(act(linear1(x))) (..., d_model).
+
+    ``activation``: "relu", "gelu" (exact, erf), "gelu_tanh" (the tanh approximation of GPT-2) or "silu"
+    (x·sigmoid(x), also called Swish-1); 2·d_model·d_ff weights. The gated variant is :class:`SwiGLU`.
+    """
+
+    ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu")
 
     def __init__(self, d_model: int, d_ff: int, activation: str = "relu", bias: bool = True) -> None:
         super().__init__()
-        if activation not in ("relu", "gelu"):
-            raise ValueError(f"activation must be 'relu' or 'gelu': got {activation!r}")
+        if activation not in self.ACTIVATIONS:
+            names = ", ".join(repr(a) for a in self.ACTIVATIONS)
+            raise ValueError(f"activation must be one of {names}: got {activation!r}")
         self.activation = activation
         d_model, d_ff = check_positive_int(d_model, "d_model"), check_positive_int(d_ff, "d_ff")
         self.linear1 = nn.Linear(d_model, d_ff, bias=bias)
@@ -82,7 +89,14 @@ class FeedForward(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """(..., d_model) -> (..., d_model)."""
         h = self.linear1(x)  # (..., d_ff)
-        h = F.relu(h) if self.activation == "relu" else F.gelu(h)
+        if self.activation == "relu":
+            h = F.relu(h)
+        elif self.activation == "gelu":
+            h = F.gelu(h)
+        elif self.activation == "gelu_tanh":
+            h = F.gelu(h, approximate="tanh")
+        else:
+            h = F.silu(h)
         return self.linear2(h)  # (..., d_model)
 
 
@@ -115,7 +129,7 @@ def _ffn(activation: str, d_model: int, d_ff: int, bias: bool) -> nn.Module:
     """FeedForward (relu, gelu) or SwiGLU."""
     if activation == "swiglu":
         return SwiGLU(d_model, d_ff, bias=bias)
-    if activation in ("relu", "gelu"):
+    if activation in FeedForward.ACTIVATIONS:
         return FeedForward(d_model, d_ff, activation, bias=bias)
     raise ValueError(f"activation must be one of {_ACTIVATIONS}: got {activation!r}")
 
@@ -160,7 +174,8 @@ class EncoderLayer(nn.Module):
     Post-LN (``norm_first=False``, Vaswani et al.): x = norm1(x + attn(x)); x = norm2(x + ffn(x)).
     Pre-LN (``norm_first=True``, GPT-2 onwards): x = x + attn(norm1(x)); x = x + ffn(norm2(x)).
     With a causal mask it is the block of a decoder-only model (GPT, Llama), which has no cross-attention.
-    ``activation``: "relu", "gelu" or "swiglu"; ``norm``: "layernorm" or "rmsnorm"; ``num_kv_heads`` for GQA.
+    ``activation``: "relu", "gelu", "gelu_tanh", "silu" or "swiglu"; ``norm``: "layernorm" or "rmsnorm";
+    ``num_kv_heads`` for GQA.
     """
 
     def __init__(

@@ -50,6 +50,9 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "12_attention_at_scale": {
         "number": 12, "en": "Attention at LLM scale", "zh": "大模型规模下的注意力",
     },
+    "13_block": {
+        "number": 13, "en": "The rest of the block", "zh": "块的其余部分",
+    },
     "15_parallel": {
         "number": 15, "en": "Attention across devices", "zh": "跨设备的注意力",
     },
