@@ -83,9 +83,13 @@ def context(browser: Any, width: int, scheme: str = "light", no_storage: bool = 
     return ctx
 
 
-def open_practise(ctx: Any, url: str, when: datetime = NOW) -> tuple[Any, PageReport]:
+def open_practise(ctx: Any, url: str, when: datetime | None = NOW, on_error: Any = None
+                  ) -> tuple[Any, PageReport]:
     page = ctx.new_page()
-    page.clock.set_fixed_time(when)
+    if on_error is not None:
+        page.on("pageerror", on_error)
+    if when is not None:  # (a fixed clock also stops the resource timing entries the weight is read from)
+        page.clock.set_fixed_time(when)
     report = PageReport(url)
     watch(page, report)
     page.goto(url, wait_until="load")
@@ -134,6 +138,17 @@ def scheduler_due(states: dict[str, Any], card_id: str, now: datetime) -> dict[i
     return {r: sched.review_card(card, fsrs.Rating(r), review_datetime=now)[0].due for r in (1, 2, 3, 4)}
 
 
+def same_minute(page_due: dict[int, datetime], py_due: dict[int, datetime]) -> bool:
+    """Due dates agree to the minute (ts-fsrs schedules whole minutes: py-fsrs's 5.5 min 'hard' step is 6)."""
+    return page_due.keys() == py_due.keys() and all(
+        abs((page_due[r] - py_due[r]).total_seconds()) < 60 for r in page_due)
+
+
+def same_dues(a: dict[str, str], b: dict[str, str]) -> bool:
+    return a.keys() == b.keys() and all(
+        abs((weblog.parse_iso(a[k]) - weblog.parse_iso(b[k])).total_seconds()) < 60 for k in a)
+
+
 def check_clean(page: Any, report: PageReport, width: int) -> list[str]:
     found = problems(report)
     found += layout(page, "practise", width).problems()
@@ -157,7 +172,7 @@ def test_rate_three_cards_reload_and_the_schedule_holds(browser, site, built_boo
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"question_{width}.png"))
         first = page.get_attribute("#sa-practise", "data-card")
-        assert buttons_due(page) == scheduler_due(states, first, NOW)
+        assert same_minute(buttons_due(page), scheduler_due(states, first, NOW))
         # reveal with the keyboard (Space, then →) on the desktop, with taps on the phone
         if width == PHONE["width"]:
             page.tap("#sa-pr-show")
@@ -189,7 +204,7 @@ def test_rate_three_cards_reload_and_the_schedule_holds(browser, site, built_boo
         current = page.get_attribute("#sa-practise", "data-card")
         assert current == queue[0] and current in {r["card"] for r in reviews}
         page.click("#sa-pr-show")
-        assert buttons_due(page) == scheduler_due(states, current, later)
+        assert same_minute(buttons_due(page), scheduler_due(states, current, later))
         page.screenshot(path=str(SHOTS / f"rating_{width}.png"), full_page=True)
         # 中文, then a chapter filter
         page.click('.sa-pr-lang[data-lang="zh"]')
@@ -224,7 +239,7 @@ def test_export_import_terminal_and_back(browser, site, built_book, tmp_path, mo
         assert main(["import", str(log_path), "--db", str(db)]) == 0
         with Store(db, write=False) as store:
             terminal = {cid: weblog.iso(s[0].due) for cid, s in store.states().items()}
-        assert terminal == log["due"], (terminal, log["due"])
+        assert same_dues(terminal, log["due"]), (terminal, log["due"])
         # the terminal answers once more, then exports; the page imports and shows the same due dates
         with Store(db) as store:
             sched = weblog.scheduler()
@@ -243,7 +258,7 @@ def test_export_import_terminal_and_back(browser, site, built_book, tmp_path, mo
             "() => Object.fromEntries(Object.entries(window.saPractise.schedule().states)"
             ".map(([k, v]) => [k, v.card.due.toISOString()]))"
         )
-        assert page_due == weblog.read_log(out)["due"]
+        assert same_dues(page_due, weblog.read_log(out)["due"]), page_due
         assert problems(report) == [], problems(report)
     finally:
         ctx.close()
@@ -252,7 +267,9 @@ def test_export_import_terminal_and_back(browser, site, built_book, tmp_path, mo
 def test_without_storage_the_page_says_so_and_still_works(browser, site, built_book):
     ctx = context(browser, PHONE["width"], no_storage=True)
     try:
-        page, report = open_practise(ctx, f"{site}practise.html")
+        errors: list[str] = []
+        page, report = open_practise(ctx, f"{site}practise.html",
+                                     on_error=lambda exc: errors.append(f"{exc.message} {exc.stack}"))
         message = page.locator("#sa-pr-storage")
         assert message.is_visible() and "only until you close this tab" in message.inner_text()
         first = page.get_attribute("#sa-practise", "data-card")
@@ -261,7 +278,10 @@ def test_without_storage_the_page_says_so_and_still_works(browser, site, built_b
         assert page.get_attribute("#sa-practise", "data-card") != first
         assert "reviews 1" in page.inner_text("#sa-pr-summary")
         page.screenshot(path=str(SHOTS / "no_storage_390.png"))
-        assert problems(report) == [], problems(report)
+        # the theme's own scripts (light/dark mode) throw when storage is blocked; this page's code must not
+        ours = [e for e in errors if "/_static/practise/" in e]
+        assert ours == [], ours
+        assert [u for u in report.requests if not u.startswith(site)] == []
     finally:
         ctx.close()
 
@@ -273,7 +293,7 @@ def test_contrast_and_weight(browser, site, built_book, scheme):
 
     ctx = context(browser, PHONE["width"], scheme=scheme)
     try:
-        page, report = open_practise(ctx, f"{site}practise.html")
+        page, report = open_practise(ctx, f"{site}practise.html", when=None)
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         page.tap("#sa-pr-show")
         low = {}
