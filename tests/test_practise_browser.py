@@ -318,3 +318,17 @@ def test_contrast_and_weight(browser, site, built_book, scheme):
         assert problems(report) == [], problems(report)
     finally:
         ctx.close()
+
+
+def test_every_chapter_links_to_the_practise_page_preselected(built_book):
+    """Each chapter's "Practise" section links to practise.html?chapter=<its slug>."""
+    from book_support import toc_pages
+
+    missing = []
+    for name in toc_pages():
+        if name.startswith("chapters/"):
+            slug = name.removeprefix("chapters/")
+            html = (built_book.html / f"{name}.html").read_text(encoding="utf-8")
+            if f'href="../practise.html?chapter={slug}"' not in html:
+                missing.append(slug)
+    assert not missing, f"no link to the practise page with the chapter preselected: {missing}"
