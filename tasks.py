@@ -108,7 +108,7 @@ def ensure_web() -> None:
             stdout=subprocess.DEVNULL)
     npm = shutil.which("npm")
     if not npm:
-        raise SystemExit("[tasks] npm not found: install Node.js 20 (the practise page needs ts-fsrs from npm)")
+        raise SystemExit("[tasks] npm not found: install Node.js 20 (the practise page needs ts-fsrs)")
     run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=WEB)
     WEB_STAMP.write_text(want)
 

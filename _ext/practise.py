@@ -38,7 +38,8 @@ LEVEL_ZH = {"basic": "基础", "follow-up": "追问", "deep": "深入"}
 def _shell(chapters: list[tuple[str, dict[str, Any]]]) -> str:
     """The page's controls (the script fills them in and switches their language)."""
     options = "".join(
-        f'<option value="{slug}">{info["number"]}. {html.escape(info["en"])} · {html.escape(info["zh"])}</option>'
+        f'<option value="{slug}">{info["number"]}. {html.escape(info["en"])} · '
+        f'{html.escape(info["zh"])}</option>'
         for slug, info in chapters
     )
     levels = "".join(f'<option value="{lv}">{lv} · {LEVEL_ZH.get(lv, lv)}</option>' for lv in LEVELS)
@@ -59,7 +60,8 @@ question without it.</p></noscript>
   <button type="button" class="sa-pr-lang" data-lang="zh" aria-pressed="false">中文</button>
  </div>
  <label class="sa-pr-field"><span data-i18n="chapter">Chapter</span>
-  <select id="sa-pr-chapter"><option value="" data-i18n="allChapters">All chapters</option>{options}</select></label>
+  <select id="sa-pr-chapter"><option value="" data-i18n="allChapters">All chapters</option>{options}
+  </select></label>
  <label class="sa-pr-field"><span data-i18n="level">Level</span>
   <select id="sa-pr-level"><option value="" data-i18n="allLevels">All levels</option>{levels}</select></label>
  <label class="sa-pr-field"><span data-i18n="newPerDay">New cards a day</span>

@@ -156,7 +156,8 @@ def check_clean(page: Any, report: PageReport, width: int) -> list[str]:
         """() => Array.from(document.querySelectorAll('#sa-practise button, #sa-practise select,'
              + ' #sa-practise input[type=number], #sa-practise .sa-pr-file'))
              .filter(e => e.checkVisibility()).map(e => [e.id || e.className, e.getBoundingClientRect()])
-             .filter(([n, r]) => r.height < 43.5 || r.width < 43.5).map(([n, r]) => `${n} ${r.width}x${r.height}`)"""
+             .filter(([n, r]) => r.height < 43.5 || r.width < 43.5)
+             .map(([n, r]) => `${n} ${r.width}x${r.height}`)"""
     )
     found += [f"control smaller than 44 px: {s}" for s in small]
     return found
@@ -306,14 +307,16 @@ def test_contrast_and_weight(browser, site, built_book, scheme):
                 low[sel] = round(contrast(fg, bg), 2)
         page.screenshot(path=str(SHOTS / f"rating_{scheme}_390.png"), full_page=True)
         assert not low, f"{scheme}: contrast below 4.5:1: {low}"
-        urls = page.evaluate("() => [location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
+        urls = page.evaluate(
+            "() => [location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
         sizes = {}
         for url in urls:
             path = built_book.html / unquote(urlparse(url).path).lstrip("/")
             if url.startswith(site) and path.is_file():
                 sizes[path.name] = path.stat().st_size
         total = sum(sizes.values())
-        assert total <= PAGE_BUDGET, f"{total / 1e6:.2f} MB: {sorted(sizes.items(), key=lambda kv: -kv[1])[:4]}"
+        top = sorted(sizes.items(), key=lambda kv: -kv[1])[:4]
+        assert total <= PAGE_BUDGET, f"{total / 1e6:.2f} MB: {top}"
         (SHOTS / "weight.json").write_text(json.dumps({"bytes": total, "files": sizes}, indent=1))
         assert problems(report) == [], problems(report)
     finally:

@@ -27,7 +27,8 @@ def site_log(ids: list[str], extra: list[dict] | None = None, **fields) -> dict:
     for i, cid in enumerate(ids[:4]):
         for k, rating in enumerate((3, 3, 2 + i % 3)):
             at = T0 + timedelta(minutes=7 * i) + timedelta(days=(0, 0.01, 3)[k])
-            reviews.append({"card": cid, "rating": rating, "at": weblog.iso(at), "seconds": 30.5, "lang": "zh"})
+            reviews.append({"card": cid, "rating": rating, "at": weblog.iso(at), "seconds": 30.5,
+                            "lang": "zh"})
     return {"format": weblog.FORMAT, "version": 1, "source": "site", "parameters": list(DEFAULTS),
             "fitted": None, "reviews": reviews + (extra or []), **fields}
 
@@ -44,10 +45,12 @@ def test_import_merges_the_log_and_shows_the_due_dates(tmp_path, ids, capsys):
     assert main(["import", str(write(tmp_path, "log.json", log)), "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "imported 12 review(s)" in out and "not-a-card" in out
-    expected = weblog.replay([(r["card"], r["rating"], weblog.parse_iso(r["at"])) for r in log["reviews"][:12]])
+    expected = weblog.replay(
+        [(r["card"], r["rating"], weblog.parse_iso(r["at"])) for r in log["reviews"][:12]])
     with Store(db, write=False) as store:
         states = store.states()
-        assert {cid: s[0].due for cid, s in states.items()} == {cid: r.card.due for cid, r in expected.items()}
+        assert {cid: s[0].due for cid, s in states.items()} == {
+            cid: r.card.due for cid, r in expected.items()}
         assert all(weblog.iso(expected[cid].card.due) in out for cid in expected)  # the terminal shows them
         assert {r.card_id for r in store.reviews()} == set(ids[:4]) and store.count_reviews() == 12
     # the same log again adds nothing; the terminal's own later answers stay
@@ -79,7 +82,8 @@ def test_export_log_round_trips_and_carries_fitted_parameters(tmp_path, ids, cap
     assert main(["import", str(write(tmp_path, "log.json", site_log(ids))), "--db", str(db)]) == 0
     fitted = [w * 1.05 for w in DEFAULTS]
     with Store(db) as store:
-        save_parameters(store, {"parameters": fitted, "fitted_at": "2026-03-01T00:00:00+00:00", "reviews": 600})
+        save_parameters(store, {"parameters": fitted, "fitted_at": "2026-03-01T00:00:00+00:00",
+                                "reviews": 600})
     out = tmp_path / "out.json"
     assert main(["export-log", str(out), "--db", str(db)]) == 0
     assert main(["export-log", str(out), "--db", str(db)]) == 1  # no overwrite without --force
@@ -96,7 +100,8 @@ def test_export_log_round_trips_and_carries_fitted_parameters(tmp_path, ids, cap
         assert scheduler_parameters(store) == pytest.approx(fitted)
         assert {cid: weblog.iso(s[0].due) for cid, s in store.states().items()} == {
             cid: weblog.iso(r.card.due) for cid, r in weblog.replay(
-                [(r["card"], r["rating"], weblog.parse_iso(r["at"])) for r in log["reviews"]], fitted).items()}
+                [(r["card"], r["rating"], weblog.parse_iso(r["at"])) for r in log["reviews"]],
+                fitted).items()}
 
 
 @pytest.mark.parametrize(
@@ -105,7 +110,8 @@ def test_export_log_round_trips_and_carries_fitted_parameters(tmp_path, ids, cap
      ({"format": weblog.FORMAT, "version": 9, "reviews": []}, "log version 9"),
      ({"format": weblog.FORMAT, "version": 1, "reviews": [{"card": "x", "rating": 7, "at": "2026"}]},
       "review 1 is malformed"),
-     ({"format": weblog.FORMAT, "version": 1, "reviews": [], "parameters": [1, 2]}, "parameters are unusable")],
+     ({"format": weblog.FORMAT, "version": 1, "reviews": [], "parameters": [1, 2]},
+      "parameters are unusable")],
 )
 def test_a_bad_log_is_refused_and_the_file_untouched(tmp_path, capsys, data, message):
     db = tmp_path / "p.sqlite3"

@@ -7,7 +7,8 @@ Directives (for MyST markdown pages and notebooks):
 - ``{question-drill}``: every question grouped by chapter, answers hidden in dropdowns.
 - ``{cheat-sheet}``: every card's short answer on one printable page.
 - ``{practise} <chapter>``: how to practise the chapter: the ``attention-rehearse --chapter N`` commands,
-  the practise page with the chapter preselected, the chapter's cards on the drill page, and the next question of the book (next chapter in the toc).
+  the practise page with the chapter preselected, the chapter's cards on the drill page, and the next
+  question of the book (next chapter in the toc).
 
 The drill and the cheat sheet put each chapter under its own heading (a section: it appears in the
 page's contents panel), with the ids ``drill-<NN-slug>`` and ``cheat-<NN-slug>``.
@@ -437,7 +438,9 @@ class PractiseDirective(_CardDirective):
         web = nodes.paragraph(classes=["sa-practise-web"])
         web += nodes.strong(text="In the browser (在浏览器中练习): ")
         link = page_link(target=PRACTISE_DOC, anchor="", query=f"?chapter={slug}")
-        link += nodes.Text(f"practise chapter {number} one card at a time, with a timer and spaced repetition")
+        link += nodes.Text(
+            f"practise chapter {number} one card at a time, with a timer and spaced repetition"
+        )
         web += link
         box += web
         drill = nodes.paragraph(classes=["sa-practise-drill"])

@@ -207,8 +207,8 @@ def import_log(store: Store, log: dict[str, Any], cards: Sequence[bank.Card]) ->
             )
             for r in rows:
                 store.conn.execute(
-                    "INSERT INTO reviews (card_id, chapter, rating, reviewed_at, seconds, mode, lang, covered,"
-                    " total, due_after) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)",
+                    "INSERT INTO reviews (card_id, chapter, rating, reviewed_at, seconds, mode, lang,"
+                    " covered, total, due_after) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)",
                     (card_id, known[card_id].chapter, r["rating"], r["at"].isoformat(),
                      round(float(r.get("seconds") or 0.0), 3), SITE_MODE, str(r.get("lang") or "en"),
                      due_after[_key(card_id, r["at"], r["rating"])].isoformat()),
