@@ -88,6 +88,31 @@ def ensure_browser() -> None:
         say(f"could not install chromium ({exc}); the browser tests will be skipped")
 
 
+WEB = ROOT / "web"  # the practise page's scheduler: ts-fsrs from npm, pinned in web/package-lock.json
+WEB_STAMP = WEB / "node_modules" / ".installed-hash"
+
+
+def ensure_web() -> None:
+    """`npm ci` in web/ (the practise page bundles ts-fsrs at build time); Node.js from apt when missing."""
+    lock = WEB / "package-lock.json"
+    if not lock.exists():
+        return
+    want = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if WEB_STAMP.exists() and WEB_STAMP.read_text().strip() == want:
+        return
+    if not shutil.which("npm") and os.name == "posix" and shutil.which("apt-get") and os.geteuid() == 0:
+        say("installing Debian's nodejs and npm for the practise page's scheduler (ts-fsrs)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "nodejs", "npm"], env=env,
+            stdout=subprocess.DEVNULL)
+    npm = shutil.which("npm")
+    if not npm:
+        raise SystemExit("[tasks] npm not found: install Node.js 20 (the practise page needs ts-fsrs)")
+    run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=WEB)
+    WEB_STAMP.write_text(want)
+
+
 def venv_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
@@ -98,6 +123,7 @@ def venv_env() -> dict[str, str]:
 
 def book(extra: list[str]) -> None:
     setup()
+    ensure_web()
     t0 = time.time()
     run([BIN / "jupyter-book", "build", ".", "-W", "-n", "--keep-going", *extra], env=venv_env())
     say(f"site built in {time.time() - t0:.0f} s: open {ROOT / '_build/html/index.html'}")
@@ -105,6 +131,7 @@ def book(extra: list[str]) -> None:
 
 def test(extra: list[str]) -> None:
     setup()
+    ensure_web()
     ensure_browser()
     t0 = time.time()
     try:

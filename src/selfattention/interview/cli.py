@@ -1,6 +1,7 @@
 """``attention-rehearse``: the command line (arguments, dispatch to the session loop, the store, the grader).
 
-Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``optimize``, ``export-anki``, ``drill``,
+Subcommands: ``study`` (default), ``mock``, ``list``, ``stats``, ``optimize``, ``export-anki``, ``import``,
+``export-log``, ``drill``,
 ``grade``.
 Progress lives in SQLite (see ``store.py``); every answer is committed the moment it is rated.
 """
@@ -245,6 +246,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("path", metavar="PATH", help="output file, e.g. attention.apkg")
     sp.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
+    sp = add("import", "merge a review log exported by the book's practise page into the progress file")
+    sp.add_argument("file", metavar="FILE", help="the JSON review log (practise page: 'Export progress')")
+
+    sp = add("export-log", "write the progress as a JSON review log that the book's practise page imports")
+    sp.add_argument("path", metavar="PATH", help="output file, e.g. progress-log.json ('-': standard output)")
+    sp.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+
     sp = add("drill", "write a 'hand-write attention' coding scaffold (see --list)")
     sp.add_argument("name", nargs="?", metavar="NAME", help="which drill (see --list)")
     sp.add_argument("--list", action="store_true", dest="list_drills", help="list the drills")
@@ -354,6 +362,8 @@ def _dispatch(
         print(ui.t("wrote_anki", n=n, what=what, path=target))
         return 0
     db = Path(args.db) if args.db else default_db_path()
+    if command in ("import", "export-log"):
+        return _review_log(command, args, db, cards, error)
     if command == "optimize":
         from .optimize import cmd_optimize
 
@@ -379,3 +389,51 @@ def _dispatch(
             return runners[command]()
     except StoreError as exc:
         return error(exc)
+
+
+def _review_log(command: str, args: argparse.Namespace, db: Path, cards: list[bank.Card],
+                error: Callable[[object], int]) -> int:
+    """``import FILE`` and ``export-log PATH``: the review log shared with the book's practise page."""
+    import json
+
+    from . import weblog
+    from .store import local_time
+
+    if command == "export-log":
+        target = None if args.path == "-" else Path(args.path)
+        if target is not None and target.exists() and not args.force:
+            return error(f"{target} exists; pass --force to overwrite it")
+        try:
+            opened = Store.empty(db) if not db.exists() else Store(db, write=False)
+            with opened as store:
+                log = weblog.export_log(store, _now())
+        except StoreError as exc:
+            return error(exc)
+        text = json.dumps(log, indent=1, ensure_ascii=False) + "\n"
+        if target is None:
+            sys.stdout.write(text)
+            return 0
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return error(f"cannot write {target}: {exc.strerror or exc}")
+        print(f"wrote {len(log['reviews'])} reviews of {len(log['due'])} cards to {target} "
+              f"(open the book's practise page, 'Import progress')")
+        return 0
+    try:
+        log = weblog.read_log(Path(args.file))
+        with Store(db, write=True) as store:
+            store.backup(_now())
+            result = weblog.import_log(store, log, cards)
+    except (weblog.LogError, StoreError) as exc:
+        return error(exc)
+    print(f"imported {result.added} review(s) from {args.file} into {db} "
+          f"({result.already} already there)")
+    if result.unknown:
+        print(f"skipped the reviews of {len(result.unknown)} card(s) not in the bank: "
+              f"{', '.join(result.unknown[:5])}")
+    if result.parameters_adopted:
+        print("the log's fitted FSRS parameters are newer than this file's: they are now in use")
+    for card_id, due in sorted(result.cards.items(), key=lambda kv: kv[1]):
+        print(f"  {card_id:<40} due {local_time(due)}  ({weblog.iso(due)})")
+    return 0

@@ -7,7 +7,8 @@ Directives (for MyST markdown pages and notebooks):
 - ``{question-drill}``: every question grouped by chapter, answers hidden in dropdowns.
 - ``{cheat-sheet}``: every card's short answer on one printable page.
 - ``{practise} <chapter>``: how to practise the chapter: the ``attention-rehearse --chapter N`` commands,
-  the chapter's cards on the drill page, and the next question of the book (next chapter in the toc).
+  the practise page with the chapter preselected, the chapter's cards on the drill page, and the next
+  question of the book (next chapter in the toc).
 
 The drill and the cheat sheet put each chapter under its own heading (a section: it appears in the
 page's contents panel), with the ids ``drill-<NN-slug>`` and ``cheat-<NN-slug>``.
@@ -41,6 +42,7 @@ from .bank import CHAPTERS, BankError, Card, card_files, cards_by_chapter, chapt
 CSS_FILE = Path(__file__).with_suffix(".css")
 CHAPTER_DOC = "chapters/{slug}"
 DRILL_DOC = "drill"  # the page holding {question-drill}; links to it become text when it is absent
+PRACTISE_DOC = "practise"  # the practise page (_ext/practise.py); ?chapter=<slug> preselects a chapter
 LEVEL_BADGE = {"basic": "bdg-primary", "follow-up": "bdg-info", "deep": "bdg-warning"}
 
 _cache: dict[tuple[tuple[str, float], ...], list[Card]] = {}
@@ -433,6 +435,14 @@ class PractiseDirective(_CardDirective):
             "",
         ]
         self.parse(lines, box)
+        web = nodes.paragraph(classes=["sa-practise-web"])
+        web += nodes.strong(text="In the browser (在浏览器中练习): ")
+        link = page_link(target=PRACTISE_DOC, anchor="", query=f"?chapter={slug}")
+        link += nodes.Text(
+            f"practise chapter {number} one card at a time, with a timer and spaced repetition"
+        )
+        web += link
+        box += web
         drill = nodes.paragraph(classes=["sa-practise-drill"])
         drill += nodes.strong(text="On the drill page (练习页): ")
         link = page_link(target=DRILL_DOC, anchor=_anchor(slug, "drill"))
@@ -507,6 +517,7 @@ def _resolve_card_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
         children = list(node.children)
         if isinstance(node, page_link):
             target_doc, anchor = node["target"], f"#{node['anchor']}" if node.get("anchor") else ""
+            anchor = node.get("query", "") + anchor
         else:
             target_doc = CHAPTER_DOC.format(slug=node["chapter"])
             anchor = f"#card-{node['card_id']}" if isinstance(node, card_link) else ""
