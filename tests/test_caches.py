@@ -289,3 +289,52 @@ def test_paged_attention_on_an_empty_sequence_gives_zeros_and_unknown_ids_read_o
         with pytest.raises(ValueError) as err:
             read("y")
         assert str(err.value) == "seq_id 'y' is not in the cache: have ['z', 3]"
+
+
+def test_cache_robustness_detached_pool_known_ids_one_dtype() -> None:
+    """Review of chapter 12 (L3, L6): the paged pool stores values (before: appending a k that requires
+    grad made k_pool.requires_grad True, chaining every append into one graph); its attention is inference
+    only, for an empty sequence too (before: zeros detached from q); an unknown id in wasted_slots is the
+    ValueError of gather (before: KeyError); SinkKVCache rejects a dtype change (before: float64 silently
+    promoted the float32 cache); LatentKVCache checks k_rope against c and the cache (before: unchecked)."""
+    from selfattention import LatentKVCache
+
+    paged = PagedKVCache(block_size=4, num_blocks=4, num_kv_heads=1, head_dim=2, dtype=torch.float64)
+    k = torch.randn(1, 3, 2, dtype=torch.float64, requires_grad=True)
+    paged.append(0, k, k * 2)
+    assert not paged.k_pool.requires_grad and not paged.v_pool.requires_grad
+    torch.testing.assert_close(paged.gather(0)[1], (k * 2).detach())
+    paged.append(1, torch.zeros(1, 0, 2, dtype=torch.float64), torch.zeros(1, 0, 2, dtype=torch.float64))
+    q = torch.randn(1, 1, 2, dtype=torch.float64, requires_grad=True)
+    for seq in (0, 1):  # a sequence with tokens and an empty one
+        with pytest.raises(RuntimeError, match="inference only"):
+            paged.attention(q, seq)
+        with torch.no_grad():
+            assert paged.attention(q, seq).shape == q.shape
+    with pytest.raises(ValueError, match="not in the cache"):
+        paged.wasted_slots("unknown")
+    assert paged.wasted_slots(0) == 1 and paged.wasted_slots() == 1
+
+    sink = SinkKVCache(2, 3)
+    sink.append(torch.zeros(1, 1, 1, 2), torch.zeros(1, 1, 1, 2))
+    with pytest.raises(ValueError, match="dtype"):
+        wide = torch.zeros(1, 1, 1, 2, dtype=torch.float64)
+        sink.append(wide, wide)
+    assert sink.k is not None and sink.k.dtype == torch.float32 and len(sink) == 1
+
+    latent = LatentKVCache()
+    latent.append(torch.zeros(2, 3, 8), torch.zeros(2, 3, 4))
+    bad_rope = [
+        torch.zeros(2, 2, 4),  # n_new differs from c's
+        torch.zeros(2, 3, 4, dtype=torch.float64),  # dtype differs from c's
+        torch.zeros(2, 3, 5),  # d_rope differs from the cache's
+        torch.zeros(2, 3),  # not (B, n_new, d_rope)
+    ]
+    for rope in bad_rope:
+        with pytest.raises(ValueError):
+            latent.append(torch.zeros(2, 3, 8), rope)
+    with pytest.raises(ValueError, match="dtype"):
+        latent.append(torch.zeros(2, 1, 8, dtype=torch.float64), torch.zeros(2, 1, 4, dtype=torch.float64))
+    assert len(latent) == 3
+    latent.append(torch.zeros(2, 1, 8), torch.zeros(2, 1, 4))
+    assert len(latent) == 4

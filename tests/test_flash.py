@@ -281,3 +281,25 @@ def test_scale_must_not_be_a_bool() -> None:
     q = torch.randn(1, 1, 4, 8)
     with pytest.raises(ValueError, match="scale"):
         flash_attention(q, q, q, scale=True)  # type: ignore[arg-type]
+
+
+def test_the_decoding_helpers_are_inference_only_and_say_so() -> None:
+    """split_kv_attention / attention_with_lse run without a graph: with an input that requires grad they
+    raise (before: a result with requires_grad False, so `loss = split(q, k, v).sum() + q.sum()` gave q.grad
+    = 1 with the attention term silently missing); under no_grad or on detached inputs they work."""
+    from selfattention import attention_with_lse
+
+    g = torch.Generator().manual_seed(5)
+    q, k, v = (
+        torch.randn(1, 2, 3, 4, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3)
+    )
+    for call in (lambda: split_kv_attention(q, k, v, num_splits=2), lambda: attention_with_lse(q, k, v)):
+        with pytest.raises(RuntimeError, match="inference only"):
+            call()
+    ref = F.scaled_dot_product_attention(q, k, v).detach()
+    with torch.no_grad():
+        torch.testing.assert_close(split_kv_attention(q, k, v, num_splits=2), ref, atol=1e-12, rtol=0)
+    out = split_kv_attention(q.detach(), k.detach(), v.detach(), num_splits=3)
+    torch.testing.assert_close(out, ref, atol=1e-12, rtol=0)
+    o, _ = attention_with_lse(q.detach(), k.detach(), v.detach())
+    torch.testing.assert_close(o, ref, atol=1e-12, rtol=0)

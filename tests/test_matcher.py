@@ -384,6 +384,10 @@ PREFILL_UNCONDITIONED = [
     "prefill 是计算受限的。",
     "Prefill is compute-bound because each key is reused by all the queries.",
     "每个 key 被所有 query 复用，所以 prefill 是计算受限的。",
+    # fifth review (L1): "over the tokens" and "unlike decoding of long sequences" are not the condition
+    "Prefill is compute-bound because each key is reused over the tokens of the prompt.",
+    "Prefill reuses each key across all queries, so it is compute-bound, unlike decoding of long sequences.",
+    "prefill 每个 key 被所有 query 复用，所以是计算受限的，不同于长序列的解码。",
 ]
 PREFILL_CONDITIONED = [
     "Prefill is compute-bound past a few hundred tokens.",
@@ -391,6 +395,8 @@ PREFILL_CONDITIONED = [
     "Prefill with MHA has intensity about n/2, so long prompts are compute-bound.",
     "prefill 阶段超过几百个 token 就是计算受限的。",
     "长提示词的 prefill 是计算受限的。",
+    "Prefill of long sequences is compute-bound.",
+    "Prefill is compute-bound for prompts over 300 tokens.",
 ]
 
 
@@ -486,3 +492,84 @@ def test_correct_chapter_15_answers_are_not_flagged(cid: str, answer: str) -> No
 @pytest.mark.parametrize(("cid", "answer"), CH15_MYTHS)
 def test_chapter_15_myths_are_caught(cid: str, answer: str) -> None:
     assert get_card(load_cards(), cid).check(answer).stated, (cid, answer)
+
+
+# The fifth review of chapter 12 (M1-M4, M6, L8): correct answers that chapter 12's myth patterns flagged
+# (each blocked the key point it makes), and a plain statement of each myth, EN and 中文, still caught.
+CH12_R5_CORRECT = [
+    ("scale-prefill-decode",
+     "A bigger batch makes the weight matmuls of decoding compute-bound, but attention stays memory-bound."),
+    ("scale-prefill-decode",
+     "With a big batch the decoding matmuls become compute-bound; attention does not."),
+    ("scale-prefill-decode", "batch 足够大时，解码中的权重矩阵乘会变成计算受限，但注意力不会。"),
+    ("scale-prefill-decode", "增大 batch 能让权重矩阵乘变成计算受限，注意力仍然是带宽受限。"),
+    ("scale-flash-backward",
+     "Standard attention saves the attention matrix for the backward pass; FlashAttention does not."),
+    ("scale-flash-backward", "Without FlashAttention, autograd saves the attention matrix for backward."),
+    ("scale-flash-backward", "朴素实现要为反向传播保存注意力矩阵，FlashAttention 不保存。"),
+    ("scale-flash-backward",
+     "Recomputing makes the backward pass slower in FLOPs but faster in wall-clock time."),
+    ("scale-mla", "MLA's cache is the size of GQA with 2.25 groups, 576 numbers per token per layer."),
+    ("scale-mla", "MLA 的缓存相当于 2.25 组的 GQA。"),
+    ("scale-mla", "MLA caches 576 numbers, about what GQA with 2.25 groups caches."),
+    ("scale-sliding-window",
+     "Per layer the model can only see the last w tokens, but stacked layers extend the reach to L(w-1)+1."),
+    ("scale-sliding-window",
+     "In one layer a token can only ever use the last w tokens; across L layers the receptive field grows."),
+    ("scale-sliding-window", "Within one layer the model can only see the last w tokens."),
+    ("scale-sliding-window", "单层只能看到最近 w 个 token，但多层叠加后感受野是 L(w-1)+1。"),
+    ("scale-sliding-window", "在一层之内一个 token 只能利用最近 w 个 token。"),
+    ("scale-paged-attention",
+     "PagedAttention speeds up serving throughput 2 to 4 times because more sequences fit."),
+    ("scale-paged-attention", "PagedAttention 让吞吐量更快地提高，因为 batch 变大。"),
+    ("scale-cheap-enough",
+     "FlashAttention is exact, unlike approximate attention methods such as Linformer."),
+    ("scale-cheap-enough", "FlashAttention 是精确的，不同于近似注意力方法。"),
+    ("scale-cheap-enough", "FlashAttention 不同于稀疏注意力，它是精确的。"),
+    ("cx-flashattention",
+     "FlashAttention is exact, unlike approximate attention methods such as Linformer."),
+    ("scale-attention-sinks", "The sinks matter most for stability, not for content."),
+    ("scale-attention-sinks",
+     "People call it infinite context, but it is really infinite streaming with bounded memory."),
+    ("scale-attention-sinks", "所谓无限上下文，其实只是有限显存下的无限长流。"),
+]
+CH12_R5_MYTHS = [
+    ("scale-prefill-decode", "A big enough batch makes decoding compute-bound."),
+    ("scale-prefill-decode", "With a large batch, decoding becomes compute-bound."),
+    ("scale-prefill-decode", "batch 足够大就能让解码变成计算受限。"),
+    ("scale-prefill-decode", "增大 batch，解码就会变成计算受限。"),
+    ("scale-flash-backward", "Recomputation must make training slower."),
+    ("scale-flash-backward", "重算一定会让训练变慢。"),
+    ("scale-flash-backward", "FlashAttention stores the attention matrix in fp16 for the backward pass."),
+    ("scale-mla", "MLA is just GQA with fewer heads."),
+    ("scale-mla", "MLA is basically GQA."),
+    ("scale-mla", "MLA 就是头更少的 GQA。"),
+    ("scale-sliding-window", "With a sliding window a token can only ever use the last w tokens."),
+    ("scale-sliding-window", "The model can only see the last w tokens."),
+    ("scale-sliding-window", "用了滑动窗口，一个 token 只能利用最近 w 个 token。"),
+    ("scale-sliding-window", "模型只能看到最近 w 个 token。"),
+    ("scale-paged-attention", "PagedAttention makes the attention kernel itself faster."),
+    ("scale-paged-attention", "PagedAttention 让注意力内核本身更快。"),
+    ("scale-paged-attention", "PagedAttention 加速了注意力计算。"),
+    ("scale-cheap-enough", "FlashAttention is an approximation of attention."),
+    ("scale-cheap-enough", "It computes approximate attention."),
+    ("scale-cheap-enough", "FlashAttention 是注意力的近似。"),
+    ("scale-cheap-enough", "FlashAttention 和稀疏注意力一样是近似方法。"),
+    ("cx-flashattention", "FlashAttention is an approximation of attention."),
+    ("scale-attention-sinks", "Attention sinks are tokens with important content."),
+    ("scale-attention-sinks", "The sink tokens matter most for the output."),
+    ("scale-attention-sinks", "attention sink 是内容重要的 token。"),
+    ("scale-attention-sinks", "StreamingLLM gives the model infinite context."),
+    ("scale-attention-sinks", "StreamingLLM 让模型拥有无限上下文"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R5_CORRECT)
+def test_correct_chapter_12_answers_of_the_fifth_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R5_MYTHS)
+def test_chapter_12_myths_of_the_fifth_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

@@ -160,9 +160,10 @@ class SinkKVCache:
         if self.k is None or self.v is None:
             self.k, self.v = k, v
         else:
-            if (k.shape[0], k.shape[1], k.shape[3]) != (self.k.shape[0], self.k.shape[1], self.k.shape[3]):
-                raise ValueError(f"new k must match the cache in (B, h_kv, d): got k {_shape(k)}, "
-                                 f"cache {_shape(self.k)}")
+            if (k.shape[0], k.shape[1], k.shape[3]) != (self.k.shape[0], self.k.shape[1],
+                                                      self.k.shape[3]) or k.dtype != self.k.dtype:
+                raise ValueError(f"new k must match the cache in (B, h_kv, d) and dtype: got k {_shape(k)} "
+                                 f"{k.dtype}, cache {_shape(self.k)} {self.k.dtype}")
             self.k = torch.cat([self.k, k], dim=2)  # (B, h_kv, n_kept + 1, d)
             self.v = torch.cat([self.v, v], dim=2)
         self.positions.append(self.seen)
@@ -189,7 +190,8 @@ class PagedKVCache:
 
     Pool tensors are (num_blocks, h_kv, block_size, d); each sequence owns a block table (list of block ids)
     and a length. A sequence of length n holds ceil(n / block_size) blocks, so at most block_size - 1 slots
-    are unused per sequence; ``free`` returns its blocks to the pool for the next sequence.
+    are unused per sequence; ``free`` returns its blocks to the pool for the next sequence. The pool stores
+    values (appended keys are detached, so it never joins an autograd graph); ``attention`` is inference only.
     """
 
     def __init__(
@@ -239,8 +241,9 @@ class PagedKVCache:
         pos = torch.arange(n, n + n_new)  # (n_new,) absolute positions
         blocks = torch.tensor(table, dtype=torch.long)[pos // self.block_size]  # (n_new,) physical block ids
         offsets = pos % self.block_size  # (n_new,) slot inside the block
-        self.k_pool[blocks, :, offsets] = k.transpose(0, 1)  # pool[(n_new), h_kv, d] <- (n_new, h_kv, d)
-        self.v_pool[blocks, :, offsets] = v.transpose(0, 1)
+        # pool[(n_new), h_kv, d] <- (n_new, h_kv, d); detached: a cache holds values, not a growing graph
+        self.k_pool[blocks, :, offsets] = k.detach().transpose(0, 1)
+        self.v_pool[blocks, :, offsets] = v.detach().transpose(0, 1)
         self.lengths[seq_id] = n + n_new
 
     def gather(self, seq_id: Hashable) -> tuple[torch.Tensor, torch.Tensor]:
@@ -266,11 +269,12 @@ class PagedKVCache:
         way, its V1 kernel computes all logits through the block table and does one softmax). Non-causal (a
         decoding step sees the whole cache); h must be a multiple of h_kv (GQA: query head i reads K/V head
         i // (h / h_kv)). A sequence with no tokens gives zeros (the package's convention for a row with no
-        key).
+        key). Inference only (not differentiable): raises if q requires grad while grad mode is on.
         """
-        from .flash import attention_with_lse, merge_attention_partials
+        from .flash import _inference_only, attention_with_lse, merge_attention_partials
 
         check_tensor(q, "q")
+        _inference_only("PagedKVCache.attention", q)
         check_rank(q, "q", 3, 3)
         if seq_id not in self.block_tables:
             raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {_ids(self.lengths)}")
@@ -303,5 +307,7 @@ class PagedKVCache:
 
     def wasted_slots(self, seq_id: Hashable | None = None) -> int:
         """Allocated but unused token slots (of one sequence, or all): blocks * block_size - length."""
+        if seq_id is not None and seq_id not in self.block_tables:
+            raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {_ids(self.lengths)}")
         ids = list(self.block_tables) if seq_id is None else [seq_id]
         return sum(len(self.block_tables[s]) * self.block_size - self.lengths[s] for s in ids)

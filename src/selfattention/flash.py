@@ -188,13 +188,25 @@ def flash_attention(
     return out
 
 
+def _inference_only(name: str, *tensors: torch.Tensor) -> None:
+    """Raise if an input needs a gradient through ``name``: it runs without a graph, so it would be lost."""
+    if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):
+        raise RuntimeError(
+            f"{name} is inference only (not differentiable): an input requires grad; use flash_attention "
+            "for gradients, or call it under torch.no_grad() / on detached tensors"
+        )
+
+
 def attention_with_lse(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_size: int = 128, scale: float | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Non-causal attention returning (O (..., n_q, d_v), L (..., n_q)), L = log sum_j exp(q.k_j scale).
 
     O has the input dtype; L is float32 for float16 / bfloat16 inputs (as FlashAttention returns it).
+    Inference only (a decoding helper, not differentiable): it raises if an input requires grad while grad
+    mode is on, instead of returning a result detached from the graph.
     """
+    _inference_only("attention_with_lse", q, k, v)
     q, k, v, block, s = _prepare(q, k, v, block_size, scale)
     with torch.no_grad():
         return _forward(q, k, v, False, block, s)
@@ -231,9 +243,11 @@ def split_kv_attention(
     """Split-K (Flash-Decoding): attend to ``num_splits`` key chunks independently, merge by log-sum-exp.
 
     q (..., n_q, d_k), k (..., n_k, d_k), v (..., n_k, d_v) -> (..., n_q, d_v); non-causal (decoding: the
-    new token sees the whole cache).
+    new token sees the whole cache). Inference only, like ``attention_with_lse`` (raises if an input requires
+    grad while grad mode is on).
     """
     check_qkv(q, k, v)
+    _inference_only("split_kv_attention", q, k, v)
     splits = check_positive_int(num_splits, "num_splits")
     n_k = k.shape[-2]
     if splits > n_k:

@@ -34,12 +34,20 @@ class LatentKVCache:
 
     def append(self, c: torch.Tensor, k_rope: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Append c (B, n_new, d_latent), k_rope (B, n_new, d_rope); return everything cached so far."""
+        for name, t in (("c", c), ("k_rope", k_rope)):
+            check_tensor(t, name)
+            check_rank(t, name, 3, 3)
+        if k_rope.shape[:2] != c.shape[:2] or k_rope.dtype != c.dtype:
+            raise ValueError(f"k_rope must be (B, n_new, d_rope) with c's (B, n_new) and dtype: got c "
+                             f"{_shape(c)} {c.dtype}, k_rope {_shape(k_rope)} {k_rope.dtype}")
         if self.c is None or self.k_rope is None:
             self.c, self.k_rope = c, k_rope
         else:
-            if c.shape[0] != self.c.shape[0] or c.shape[2] != self.c.shape[2]:
-                raise ValueError(f"c must match the cache in (B, d_latent): got c {_shape(c)}, "
-                                 f"cache {_shape(self.c)}")
+            if (c.shape[0], c.shape[2], k_rope.shape[2]) != (self.c.shape[0], self.c.shape[2],
+                                                             self.k_rope.shape[2]) or c.dtype != self.c.dtype:
+                raise ValueError(f"c, k_rope must match the cache in (B, d_latent), d_rope and dtype: got c "
+                                 f"{_shape(c)} {c.dtype}, k_rope {_shape(k_rope)}, cache {_shape(self.c)} "
+                                 f"{self.c.dtype}, {_shape(self.k_rope)}")
             self.c = torch.cat([self.c, c], dim=1)  # (B, n, d_latent)
             self.k_rope = torch.cat([self.k_rope, k_rope], dim=1)  # (B, n, d_rope)
         return self.c, self.k_rope
