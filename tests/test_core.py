@@ -254,3 +254,11 @@ def test_fast_path_equals_torch_for_every_broadcast_mask(n_q: int, n_k: int) -> 
         ref = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         fast = scaled_dot_product_attention(q, k, v, mask=causal_mask(n_q))
         torch.testing.assert_close(fast, ref, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_an_empty_key_set_is_rejected_at_the_door(return_weights: bool) -> None:
+    """n_k = 0: a ValueError on both paths (the readable path raised IndexError, the fast one gave zeros)."""
+    q, k, v = torch.randn(2, 3, 4), torch.randn(2, 0, 4), torch.randn(2, 0, 5)
+    with pytest.raises(ValueError, match="at least one key"):
+        scaled_dot_product_attention(q, k, v, return_weights=return_weights)

@@ -62,6 +62,8 @@ def scaled_dot_product_attention(
     A query whose row is fully masked gets output 0 (and weights 0), never NaN.
     """
     check_qkv(q, k, v)
+    if k.shape[-2] == 0:  # both paths would have to invent an answer (zeros, or an IndexError)
+        raise ValueError(f"k and v must hold at least one key (n_k >= 1): got k {_shape(k)}")
     batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2])  # checked: not None
     assert batch is not None
     target = (*batch, q.shape[-2], k.shape[-2])  # (..., n_q, n_k)
