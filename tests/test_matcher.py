@@ -498,7 +498,10 @@ CH01_05_CORRECT = [
     ("flow-attention-dropout", "At inference there is no dropout, so each row sums to one again."),
     ("flow-attention-dropout", "推理时没有 dropout，每行和重新为 1。"),
     ("flow-attention-sink", "最重要的一点是，丢掉 sink token 会让生成崩溃。"),
-    ("flow-pre-post-ln", "Pre-LN and post-LN use the same sub-layers, placed differently, and compute different functions."),
+    (
+        "flow-pre-post-ln",
+        "Pre-LN and post-LN use the same sub-layers, placed differently, and compute different functions.",
+    ),
     ("qkv-why-three", "In cross-attention the queries come from a different input than the keys and values."),
     ("qkv-why-three", "Q、K 共用一个矩阵时，分数矩阵是对称的。"),
     ("qkv-why-three", "With one shared matrix the score s_ij is exactly the same as s_ji."),
@@ -510,7 +513,10 @@ CH01_05_CORRECT = [
     ("scaling-why-sqrt-dk", "muP even divides by d_k."),
     ("scaling-why-sqrt-dk", "μP 甚至除以 d_k。"),
     ("scaling-why-sqrt-dk", "μP divides by d_k once trained q and k align."),
-    ("scaling-why-sqrt-dk", "We divide by sqrt(d_k), not by d_k, because the standard deviation is sqrt(d_k)."),
+    (
+        "scaling-why-sqrt-dk",
+        "We divide by sqrt(d_k), not by d_k, because the standard deviation is sqrt(d_k).",
+    ),
     ("scaling-why-not-dk", "μP divides by d_k because trained q and k align."),
     ("scaling-variance-derivation", "它的方差等于平方的均值减去均值的平方。"),
     (
@@ -519,18 +525,28 @@ CH01_05_CORRECT = [
     ),
     ("scaling-variance-derivation", "d_k 很大时，由中心极限定理，分数近似服从正态分布。"),
     ("scaling-softmax-gradient", "At the first step the gradient reaching W_Q is larger without scaling."),
-    ("scaling-softmax-gradient", "The largest Jacobian norm, 1/2, is reached by a row split evenly between two keys."),
+    (
+        "scaling-softmax-gradient",
+        "The largest Jacobian norm, 1/2, is reached by a row split evenly between two keys.",
+    ),
     ("scaling-learnable-temperature", "It is cheap, but it adds little expressive power."),
-    ("scaling-learnable-temperature", "A learned temperature adds no expressive power: scaling W_Q already does it."),
+    (
+        "scaling-learnable-temperature",
+        "A learned temperature adds no expressive power: scaling W_Q already does it.",
+    ),
     ("scaling-learnable-temperature", "可学习温度不会带来新的注意力模式，缩放投影就能做到。"),
-    ("mh-mqa-gqa", "MQA reduces the FLOPs of the K and V projections only; the attention FLOPs are unchanged."),
+    (
+        "mh-mqa-gqa",
+        "MQA reduces the FLOPs of the K and V projections only; the attention FLOPs are unchanged.",
+    ),
     ("mh-mqa-gqa", "MQA cuts the KV cache and memory traffic, not the score computation."),
     ("mh-mqa-cost", "The KV cache still grows linearly in n with MQA, just h times smaller."),
     ("mh-split-heads", "reshape 之后形状正确，但不转置内容就是错的。"),
     ("mh-output-projection", "W_O maps the concatenated heads back to d_model and mixes them."),
     (
         "mh-why-multi-head",
-        "More heads means more softmax work and more memory for the h n^2 weights, but the same matmul FLOPs.",
+        "More heads means more softmax work and more memory for the h n^2 weights, "
+        "but the same matmul FLOPs.",
     ),
     ("mask-masked-attention", "训练时需要因果掩码，推理时的 prefill 也需要。"),
     ("mask-masked-attention", "The causal mask is needed in training and also in the prefill at inference."),
@@ -539,11 +555,17 @@ CH01_05_CORRECT = [
     ("mask-cross-attention", "Every decoder layer reads the same final encoder output."),
     ("mask-cross-attention", "每个解码器层用的是同一份编码器输出。"),
     ("mask-cross-attention", "每个解码器层都读编码器最后一层的输出。"),
-    ("mask-padding-variable-length", "Without a key padding mask, padding changes the outputs of the real tokens."),
+    (
+        "mask-padding-variable-length",
+        "Without a key padding mask, padding changes the outputs of the real tokens.",
+    ),
     ("mask-kv-cache", "The cache stores K and V, never Q."),
     ("mask-kv-cache", "KV cache 不是近似，输出只差浮点舍入误差。"),
     ("mask-kv-cache", "输出与完整因果注意力一致，只是求和顺序不同带来的舍入误差。"),
-    ("mask-fully-masked-row", "With -1e9 the row becomes a uniform average instead of NaN; you must zero it or ignore it."),
+    (
+        "mask-fully-masked-row",
+        "With -1e9 the row becomes a uniform average instead of NaN; you must zero it or ignore it.",
+    ),
 ]
 
 

@@ -245,7 +245,7 @@ def test_sink_window_relays_evicted_tokens_within_the_stack_reach(layers):
 
 @pytest.mark.parametrize("n_q, n_k", [(1, 1), (1, 5), (3, 5), (4, 4)])
 def test_broadcast_masks_fast_path_equals_readable_path(n_q: int, n_k: int) -> None:
-    """Cross-attention with (1, 1), (1, n_k), (n_q, 1), (1, 1, 1, 1) masks: fast == readable == full mask (H1)."""
+    """Cross-attention, masks (1, 1), (1, n_k), (n_q, 1), (1, 1, 1, 1): fast == readable == full (H1)."""
     torch.manual_seed(n_q * 10 + n_k)
     mha = MultiHeadAttention(E, H).double()
     x, ctx = torch.randn(2, n_q, E, dtype=torch.float64), torch.randn(2, n_k, E, dtype=torch.float64)
