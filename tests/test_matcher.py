@@ -573,3 +573,119 @@ def test_correct_chapter_12_answers_of_the_fifth_review_are_not_flagged(cid: str
 @pytest.mark.parametrize(("cid", "answer"), CH12_R5_MYTHS)
 def test_chapter_12_myths_of_the_fifth_review_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+# The fifth review of chapters 01-05 (M1, M2): correct answers, many of them the cards' own words, that the
+# myth patterns flagged; each myth of chapters 01-05 stated plainly (its registry sentence, EN and 中文) is
+# still caught by every card that refers to it.
+CH01_05_CORRECT = [
+    ("flow-softmax-axis", "A common bug is to normalise over the query axis instead."),
+    ("flow-softmax-axis", "常见错误是沿 query 维度归一化。"),
+    ("flow-softmax-axis", "Columns need not sum to one."),
+    ("flow-attention-dropout", "At inference there is no dropout, so each row sums to one again."),
+    ("flow-attention-dropout", "推理时没有 dropout，每行和重新为 1。"),
+    ("flow-attention-sink", "最重要的一点是，丢掉 sink token 会让生成崩溃。"),
+    (
+        "flow-pre-post-ln",
+        "Pre-LN and post-LN use the same sub-layers, placed differently, and compute different functions.",
+    ),
+    ("qkv-why-three", "In cross-attention the queries come from a different input than the keys and values."),
+    ("qkv-why-three", "Q、K 共用一个矩阵时，分数矩阵是对称的。"),
+    ("qkv-why-three", "With one shared matrix the score s_ij is exactly the same as s_ji."),
+    ("qkv-shared-qk", "Q and K use the same matrix, so the scores are symmetric."),
+    ("qkv-shared-qk", "s_ij is exactly the same as s_ji."),
+    ("qkv-no-projection", "前馈层对每个 token 单独作用，决定不了匹配什么。"),
+    ("qkv-shapes", "In self-attention K and V have the same shape when d_v equals d_k."),
+    ("qkv-shapes", "The output has the same shape as Q when d_v = d_k."),
+    ("scaling-why-sqrt-dk", "muP even divides by d_k."),
+    ("scaling-why-sqrt-dk", "μP 甚至除以 d_k。"),
+    ("scaling-why-sqrt-dk", "μP divides by d_k once trained q and k align."),
+    (
+        "scaling-why-sqrt-dk",
+        "We divide by sqrt(d_k), not by d_k, because the standard deviation is sqrt(d_k).",
+    ),
+    ("scaling-why-not-dk", "μP divides by d_k because trained q and k align."),
+    ("scaling-variance-derivation", "它的方差等于平方的均值减去均值的平方。"),
+    (
+        "scaling-variance-derivation",
+        "For large d_k the scaled score is approximately normally distributed by the central limit theorem.",
+    ),
+    ("scaling-variance-derivation", "d_k 很大时，由中心极限定理，分数近似服从正态分布。"),
+    ("scaling-softmax-gradient", "At the first step the gradient reaching W_Q is larger without scaling."),
+    (
+        "scaling-softmax-gradient",
+        "The largest Jacobian norm, 1/2, is reached by a row split evenly between two keys.",
+    ),
+    ("scaling-learnable-temperature", "It is cheap, but it adds little expressive power."),
+    (
+        "scaling-learnable-temperature",
+        "A learned temperature adds no expressive power: scaling W_Q already does it.",
+    ),
+    ("scaling-learnable-temperature", "可学习温度不会带来新的注意力模式，缩放投影就能做到。"),
+    (
+        "mh-mqa-gqa",
+        "MQA reduces the FLOPs of the K and V projections only; the attention FLOPs are unchanged.",
+    ),
+    ("mh-mqa-gqa", "MQA cuts the KV cache and memory traffic, not the score computation."),
+    ("mh-mqa-cost", "The KV cache still grows linearly in n with MQA, just h times smaller."),
+    ("mh-split-heads", "reshape 之后形状正确，但不转置内容就是错的。"),
+    ("mh-output-projection", "W_O maps the concatenated heads back to d_model and mixes them."),
+    (
+        "mh-why-multi-head",
+        "More heads means more softmax work and more memory for the h n^2 weights, "
+        "but the same matmul FLOPs.",
+    ),
+    ("mask-masked-attention", "训练时需要因果掩码，推理时的 prefill 也需要。"),
+    ("mask-masked-attention", "The causal mask is needed in training and also in the prefill at inference."),
+    ("mask-self-masked-cross", "Cross-attention needs only a padding mask on the source, no causal mask."),
+    ("mask-self-masked-cross", "交叉注意力只需要源序列的 padding 掩码。"),
+    ("mask-cross-attention", "Every decoder layer reads the same final encoder output."),
+    ("mask-cross-attention", "每个解码器层用的是同一份编码器输出。"),
+    ("mask-cross-attention", "每个解码器层都读编码器最后一层的输出。"),
+    (
+        "mask-padding-variable-length",
+        "Without a key padding mask, padding changes the outputs of the real tokens.",
+    ),
+    ("mask-kv-cache", "The cache stores K and V, never Q."),
+    ("mask-kv-cache", "KV cache 不是近似，输出只差浮点舍入误差。"),
+    ("mask-kv-cache", "输出与完整因果注意力一致，只是求和顺序不同带来的舍入误差。"),
+    (
+        "mask-fully-masked-row",
+        "With -1e9 the row becomes a uniform average instead of NaN; you must zero it or ignore it.",
+    ),
+]
+
+
+# where the registry's sentence is a condition ("if …", "could …": never read as stated) or splits its claim
+# over two clauses, the plain statement is said once more in one clause
+PLAIN_01_05 = {
+    ("learnable-temperature-lets-model-express-attention", "en"):
+        "A learnable temperature lets the model express new attention patterns.",
+    ("if-shapes-right-reshape-right", "en"): "The reshape is right as long as the shapes are right.",
+    ("cross-attention-needs-causal-mask-because", "zh"): "交叉注意力也需要因果掩码。",
+}
+
+
+def _ch01_05_myths() -> list[tuple[str, str]]:
+    from selfattention.interview.language import split_misconception
+
+    registry = load_myths()
+    out = []
+    for card in CARDS:
+        if card.chapter[:2] > "05":
+            continue
+        for tell in card.tells:
+            for lang in ("en", "zh"):
+                plain = split_misconception(registry[tell.myth][lang], lang)[0]
+                out.append((card.id, PLAIN_01_05.get((tell.myth, lang), plain)))
+    return out
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH01_05_CORRECT)
+def test_correct_chapter_01_05_answers_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), _ch01_05_myths())
+def test_chapter_01_05_myths_stated_plainly_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
