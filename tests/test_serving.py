@@ -96,6 +96,7 @@ def test_decode_cost_equals_the_chapter_12_formulas(batch: int, context: int) ->
     params = model_params(cfg)
     assert c["weight_bytes"] == 2 * (params["total"] - params["embedding"])
     assert c["flops"] == 2 * (params["total"] - params["embedding"]) * batch + 80 * attn["flops"]
+    assert c["bytes"] == c["weight_bytes"] + c["kv_bytes"]
     assert c["t_step"] == max(c["bytes"] / (8 * 3.35e12), c["flops"] / (8 * 989e12))
     assert c["tokens_per_s"] == batch / c["t_step"]
 

@@ -51,7 +51,7 @@ def sample_probs(
 
     ``temperature`` 0 is greedy: all mass on the argmax (the first index among equal maxima). top-k keeps the
     tokens whose probability is at least the k-th largest; top-p keeps the smallest prefix of the sorted
-    tokens whose mass is >= p, plus any token tied with its last one; min-p keeps tokens
+    tokens whose mass is >= p (to 1e-12), plus any token tied with its last one; min-p keeps tokens
     with p_i >= min_p * max_j p_j.
     """
     logits = _check_logits(logits)
@@ -70,7 +70,8 @@ def sample_probs(
             raise ValueError(f"top_p must be in (0, 1]: got {top_p!r}")
         sorted_p = probs.sort(dim=-1, descending=True).values  # (..., V)
         before = sorted_p.cumsum(-1) - sorted_p  # mass of the tokens ranked above each one
-        last = (sorted_p * (before < top_p)).masked_fill(before >= top_p, math.inf)  # the prefix, others inf
+        inside = before < top_p - 1e-12  # not yet reached p (1e-12: a sum that rounds below p reached it)
+        last = (sorted_p * inside).masked_fill(~inside, math.inf)  # the prefix, others inf
         cut = last.min(dim=-1, keepdim=True).values  # (..., 1) probability of the prefix's last token
         probs = _renormalise(probs * (probs >= cut))
     if min_p is not None:

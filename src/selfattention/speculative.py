@@ -76,8 +76,7 @@ def speculative_decode(
     Both models keep KV caches of the accepted text; the target scores the last accepted token and the k
     drafts in one pass of k + 1 queries over its cache (end-aligned causal mask); rejected positions are cut
     from the caches. Output distribution: that of ``target`` sampled alone with the same filters
-    (temperature 0: its
-    greedy output). stats: target_passes, draft_steps, drafted, accepted.
+    (temperature 0: its greedy output). stats: target_passes, draft_steps, drafted, accepted.
     """
     k = check_positive_int(k, "k")
     max_new_tokens = check_positive_int(max_new_tokens, "max_new_tokens")
