@@ -103,6 +103,7 @@ CHAPTER_TOPIC: dict[str, str] = {
 # Chapters whose question is not in the seed notes (the course design added them): their basic card.
 NEW_CHAPTER_BASIC: dict[str, str] = {
     "12_attention_at_scale": "scale-cheap-enough",
+    "14_decoding": "decoding-to-text",
     "15_parallel": "parallel-split-attention",
 }
 
