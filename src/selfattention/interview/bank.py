@@ -51,7 +51,8 @@ CHAPTERS: dict[str, dict[str, Any]] = {
         "number": 12, "en": "Attention at LLM scale", "zh": "大模型规模下的注意力",
     },
     "14_decoding": {
-        "number": 14, "en": "From attention to text: decoding and serving", "zh": "从注意力到文字：解码与推理服务",
+        "number": 14, "en": "From attention to text: decoding and serving",
+        "zh": "从注意力到文字：解码与推理服务",
     },
     "15_parallel": {
         "number": 15, "en": "Attention across devices", "zh": "跨设备的注意力",
