@@ -491,11 +491,15 @@ def test_chapter_15_myths_are_caught(cid: str, answer: str) -> None:
 # The fifth review of chapters 10-11 (M1-M3, L7, L12): correct answers the myth patterns flagged (the
 # card's own short answers among them), and plain statements of the same myths, EN and 中文, still caught.
 FIFTH_REVIEW_CORRECT = [
-    ("pos-rope-details", "With dynamic YaRN the keys are cached before RoPE and re-rotated whenever the length changes."),
+    (
+        "pos-rope-details",
+        "With dynamic YaRN the keys are cached before RoPE and re-rotated whenever the length changes.",
+    ),
     ("pos-rope-details", "In Dynamic NTK the cached keys must be re-rotated when the scale factor changes."),
     (
         "pos-rope-details",
-        "With dynamic NTK you cache unrotated keys and re-rotate them at each step, each at its own position.",
+        "With dynamic NTK you cache unrotated keys and re-rotate them at each step, "
+        "each at its own position.",
     ),
     ("pos-rope-details", "动态 YaRN 下每一步都要重新旋转缓存的 key。"),
     ("pos-rope-details", "动态缩放要精确就得缓存未旋转的 key、每次重新旋转。"),
@@ -506,7 +510,8 @@ FIFTH_REVIEW_CORRECT = [
     ("tf-params-flops", "For n above 2d attention is where the compute goes."),
     (
         "tf-modern-block",
-        "SwiGLU has three matrices, so at the same hidden width it makes the FFN bigger; Llama shrinks it to 8/3 d.",
+        "SwiGLU has three matrices, so at the same hidden width it makes the FFN bigger; "
+        "Llama shrinks it to 8/3 d.",
     ),
     ("tf-modern-block", "With SwiGLU the FFN grows by half at the same width, so Llama shrinks it."),
     ("tf-modern-block", "同样宽度下 SwiGLU 让 FFN 变大了，所以 Llama 把它缩到 8/3 d。"),
@@ -523,7 +528,8 @@ FIFTH_REVIEW_MYTHS = [
     ("pos-rope-details", "At each step you rotate all cached keys by the current position."),
     ("pos-rope-details", "Rotate every cached key by the latest position at each step."),
     ("pos-rope-details", "缓存的 key 在读取时按当前位置旋转。"),
-    ("pos-rope-details", "每一步读取缓存时，把所有 key 按当前位置旋转。"),  # L7: the clause with 缓存 is a 时 condition
+    # L7: the clause with 缓存 is a 时 condition, the main clause says 所有 key
+    ("pos-rope-details", "每一步读取缓存时，把所有 key 按当前位置旋转。"),
     ("tf-params-flops", "The FFN is a minor part and attention is where the compute goes."),
     ("tf-params-flops", "Attention is where the compute goes."),
     ("tf-params-flops", "FFN 只是次要部分，计算量都在注意力上。"),
