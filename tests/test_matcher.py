@@ -689,3 +689,82 @@ def test_correct_chapter_01_05_answers_are_not_flagged(cid: str, answer: str) ->
 @pytest.mark.parametrize(("cid", "answer"), _ch01_05_myths())
 def test_chapter_01_05_myths_stated_plainly_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+# The fifth review of chapters 10-11 (M1-M3, L7, L12): correct answers the myth patterns flagged (the
+# card's own short answers among them), and plain statements of the same myths, EN and 中文, still caught.
+FIFTH_REVIEW_CORRECT = [
+    (
+        "pos-rope-details",
+        "With dynamic YaRN the keys are cached before RoPE and re-rotated whenever the length changes.",
+    ),
+    ("pos-rope-details", "In Dynamic NTK the cached keys must be re-rotated when the scale factor changes."),
+    (
+        "pos-rope-details",
+        "With dynamic NTK you cache unrotated keys and re-rotate them at each step, "
+        "each at its own position.",
+    ),
+    ("pos-rope-details", "动态 YaRN 下每一步都要重新旋转缓存的 key。"),
+    ("pos-rope-details", "动态缩放要精确就得缓存未旋转的 key、每次重新旋转。"),
+    ("tf-params-flops", "注意力的计算量是 8nd² 加 4n²d，FFN 是 16nd²。"),
+    ("tf-params-flops", "注意力层的计算包括投影和两个 n×n 乘积。"),
+    ("tf-params-flops", "长上下文时计算主要在注意力上。"),
+    ("tf-params-flops", "For long contexts attention is where the compute goes."),
+    ("tf-params-flops", "For n above 2d attention is where the compute goes."),
+    (
+        "tf-modern-block",
+        "SwiGLU has three matrices, so at the same hidden width it makes the FFN bigger; "
+        "Llama shrinks it to 8/3 d.",
+    ),
+    ("tf-modern-block", "With SwiGLU the FFN grows by half at the same width, so Llama shrinks it."),
+    ("tf-modern-block", "同样宽度下 SwiGLU 让 FFN 变大了，所以 Llama 把它缩到 8/3 d。"),
+    ("tf-moe", "A MoE has the memory cost of a dense model of the same total size."),
+    ("tf-moe", "MoE 的显存成本和同样总参数的稠密模型一样。"),
+    ("tf-moe", "Mixtral costs about as much per token as a dense 12.9B model."),
+    ("pos-context-extension", "NTK-aware scaling keeps every fast pair within its trained range."),
+    ("pos-context-extension", "NTK-aware 缩放让每个快的维度对都留在训练范围内。"),
+    ("pos-context-extension", "YaRN 保留快的维度对，所以短距离行为不变，而 PI 压缩了快的维度对。"),
+    ("pos-extrapolation", "需要检索所有上下文的基准测试会暴露差别。"),
+    ("pos-extrapolation", "A benchmark that needs retrieval from the whole context exposes the difference."),
+]
+FIFTH_REVIEW_MYTHS = [
+    ("pos-rope-details", "At each step you rotate all cached keys by the current position."),
+    ("pos-rope-details", "Rotate every cached key by the latest position at each step."),
+    ("pos-rope-details", "缓存的 key 在读取时按当前位置旋转。"),
+    # L7: the clause with 缓存 is a 时 condition, the main clause says 所有 key
+    ("pos-rope-details", "每一步读取缓存时，把所有 key 按当前位置旋转。"),
+    ("tf-params-flops", "The FFN is a minor part and attention is where the compute goes."),
+    ("tf-params-flops", "Attention is where the compute goes."),
+    ("tf-params-flops", "FFN 只是次要部分，计算量都在注意力上。"),
+    ("tf-params-flops", "计算量都在注意力上。"),
+    ("tf-modern-block", "SwiGLU makes the FFN bigger."),
+    ("tf-modern-block", "SwiGLU 让 FFN 变大了。"),
+    ("tf-moe", "A MoE model with 47B parameters costs as much per token as a dense 47B model."),
+    ("tf-moe", "一个 470 亿参数的 MoE 模型，每个 token 的计算量和 470 亿的稠密模型一样。"),
+    ("pos-context-extension", "NTK-aware scaling brings every slow pair back into the trained range."),
+    ("pos-context-extension", "NTK-aware scaling maps all the slow pairs back inside the trained range."),
+    ("pos-context-extension", "NTK 缩放把每个慢的维度对都拉回训练范围。"),
+    ("pos-context-extension", "Position interpolation leaves the model's short-range behaviour untouched."),
+    ("pos-context-extension", "位置插值后短距离行为完全不变。"),
+    ("pos-context-extension", "PI 之后模型的短距离行为不变。"),
+    ("pos-extrapolation", "ALiBi extrapolation means the model uses the whole longer context."),
+    ("pos-extrapolation", "ALiBi 的外推意味着模型用上了整个更长的上下文。"),
+    ("pos-extrapolation", "ALiBi 外推说明模型利用了所有上下文。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), FIFTH_REVIEW_CORRECT)
+def test_correct_answers_of_the_fifth_review_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), FIFTH_REVIEW_MYTHS)
+def test_the_myths_of_the_fifth_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize("cid", ["pos-rope-details", "tf-params-flops", "tf-modern-block", "tf-moe"])
+def test_a_card_s_own_answers_state_none_of_its_myths(cid: str) -> None:
+    card = get_card(CARDS, cid)
+    for text in (card.short["en"], card.short["zh"], card.spoken["en"], card.spoken["zh"]):
+        assert not card.check(text).stated, (cid, text)
