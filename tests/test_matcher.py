@@ -768,3 +768,113 @@ def test_a_card_s_own_answers_state_none_of_its_myths(cid: str) -> None:
     card = get_card(CARDS, cid)
     for text in (card.short["en"], card.short["zh"], card.spoken["en"], card.spoken["zh"]):
         assert not card.check(text).stated, (cid, text)
+
+
+# The fifth review of chapters 06-09 (M1, M2): correct answers, several of them clauses of the cards' own
+# model answers, that the old myth patterns flagged; and plain statements of those myths, which must still
+# be caught in both languages.
+CH0609_CORRECT = [
+    ("rnn-why-attention", "RNN 由 h_{t−1} 计算 h_t，每层需要 n 个顺序步骤。"),
+    ("rnn-why-attention", "RNN 必须按顺序计算 n 步，注意力可以一次并行算完。"),
+    ("rnn-why-attention", "注意力的计算量更小只在 n 小于 2d 时对 LSTM 成立。"),
+    ("rnn-why-attention", "Attention needs fewer sequential steps than an RNN."),
+    (
+        "rnn-complexity",
+        "So the usual claim that an RNN has order d squared space complexity is really about its parameters.",
+    ),
+    ("rnn-complexity", "所以常见的“RNN 空间复杂度是 d²”其实说的是参数量，而不是激活。"),
+    ("bias-t5-buckets", "For every query position i and key position j, it looks at the signed distance."),
+    ("bias-t5-buckets", "对每个 query 位置 i 和 key 位置 j，它看带符号的距离 j − i。"),
+    ("bias-t5-buckets", "Each head learns one scalar per bucket; each relative position maps to a bucket."),
+    ("bias-t5-buckets", "每个头为每个桶学一个标量，每个相对位置映射到一个桶。"),
+    (
+        "bias-t5-buckets",
+        "The bias for each pair of positions is looked up from the bucket of their distance.",
+    ),
+    ("dva-variants", "所以缩放点积注意力的表达能力并不比 general 注意力弱。"),
+    ("dva-variants", "缩放点积的表达能力和 general 打分一样，只是低秩。"),
+    (
+        "bias-what-is-attention-bias",
+        "An attention bias is a matrix B added to the scores before the softmax. "
+        "It is different from the projection bias vectors b_Q, b_K, b_V.",
+    ),
+    ("bias-what-is-attention-bias", "ALiBi adds a linear bias term to the scores."),
+    (
+        "bias-what-is-attention-bias",
+        "In Hugging Face Llama configs, attention_bias means the bias vectors of the Q, K, V and output "
+        "projections; in the positional sense an attention bias is a matrix added to the scores.",
+    ),
+    ("bias-what-is-attention-bias", "注意力偏置是加在分数矩阵上的，和投影的偏置向量不同。"),
+    ("cx-flashattention", "Unlike approximate attention methods, FlashAttention is exact."),
+    (
+        "cx-flashattention",
+        "Approximate attention methods such as Linformer trade accuracy for speed; FlashAttention is exact.",
+    ),
+    (
+        "cx-flashattention",
+        "FlashAttention computes exact attention, unlike sparse attention which is an approximation.",
+    ),
+    ("cx-flashattention", "FlashAttention 是精确的，不像稀疏注意力那样是近似。"),
+    (
+        "cx-sparse-linear",
+        "With random features the estimate converges to the same result as softmax attention as the number "
+        "of features grows.",
+    ),
+    ("cx-sparse-linear", "随机特征越多，估计就越接近和 softmax 注意力相同的结果。"),
+    (
+        "cx-long-context-memory",
+        "During training the n by n attention matrix is the main memory bottleneck for naive attention.",
+    ),
+    ("cx-long-context-memory", "训练时朴素注意力的显存瓶颈主要是 n×n 的注意力矩阵。"),
+    (
+        "cx-online-softmax",
+        "Each block is normalised separately and then rescaled by exp(m − m'), which makes the result exact.",
+    ),
+    ("cx-online-softmax", "每块单独归一化，再按 exp(m − m') 缩放合并，结果是精确的。"),
+    ("cx-kv-cache-memory", "With MQA, the number of query heads stays 32 but the cache uses one KV head."),
+    ("cx-kv-cache-memory", "用 MQA 时 query 头数保持 32，cache 只存一个 KV 头。"),
+]
+CH0609_MYTHS = [
+    ("rnn-why-attention", "Attention is cheaper than an RNN."),
+    ("rnn-why-attention", "注意力比 RNN 计算量小。"),
+    ("rnn-complexity", "An RNN's space complexity is O(d^2)."),
+    ("rnn-complexity", "RNN 的空间复杂度是 O(d²)。"),
+    ("bias-t5-buckets", "T5 learns a separate bias for every pair of positions."),
+    ("bias-t5-buckets", "T5 为每一对位置单独学一个偏置。"),
+    ("dva-variants", "Scaled dot-product attention is less expressive than the general bilinear score."),
+    ("dva-variants", "缩放点积注意力的表达能力比 general 双线性打分弱。"),
+    ("bias-what-is-attention-bias", "Attention bias means the bias vectors of the Q, K, V projections."),
+    ("bias-what-is-attention-bias", "注意力偏置指 Q、K、V 投影的偏置向量。"),
+    ("cx-flashattention", "FlashAttention is an approximation of attention."),
+    ("cx-flashattention", "FlashAttention 是注意力的近似。"),
+    ("cx-sparse-linear", "Linear attention computes the same result as softmax attention, only faster."),
+    ("cx-sparse-linear", "线性注意力和 softmax 注意力结果相同，只是更快。"),
+    ("cx-long-context-memory", "Long-context inference is limited by the n by n matrix."),
+    ("cx-long-context-memory", "长上下文推理受限于 n×n 矩阵。"),
+    (
+        "cx-online-softmax",
+        "Blockwise softmax is an approximation because each block is normalised separately.",
+    ),
+    ("cx-online-softmax", "分块 softmax 因为每块单独归一化所以是近似。"),
+    ("cx-kv-cache-memory", "The cache size depends on the number of query heads."),
+    ("cx-kv-cache-memory", "cache 大小取决于 query 头数。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_CORRECT)
+def test_correct_chapter_06_09_answers_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_MYTHS)
+def test_chapter_06_09_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+def test_chapter_06_09_model_answers_state_none_of_their_own_myths() -> None:
+    for card in CARDS:
+        if card.chapter[:2] not in ("06", "07", "08", "09"):
+            continue
+        for text in (card.short, card.spoken):
+            for lang in ("en", "zh"):
+                assert not card.check(text[lang]).stated, (card.id, lang, text[lang][:60])
