@@ -129,6 +129,12 @@ def _more(rank: int, world: int) -> dict[str, object]:
             out[name] = None
         except ValueError as e:
             out[name] = str(e)
+    for name, attn in (("ring", ring_attention), ("ulysses", ulysses_attention)):  # n/P = 0 on both ranks
+        try:
+            attn(q[..., :0, :], q[..., :0, :], q[..., :0, :], pair)
+            out[f"{name}_empty"] = None
+        except ValueError as e:
+            out[f"{name}_empty"] = str(e)
     q4 = q[..., :4, :]
     bad = {  # rank 1 of each pair differs: a NaN, an inf, another dtype, ndim, width, not a tensor
         "nan": torch.where(torch.arange(4)[:, None] == 0, float("nan"), q4) if pr else q4,
@@ -174,8 +180,11 @@ def _more(rank: int, world: int) -> dict[str, object]:
     for dt in (torch.float16, torch.bfloat16):
         sd = _sdpa_grads(*(t.to(dt) for t in (q3, k3, v3, do3)), True)
         sh = [shard_sequence(t.to(dt), rank, world, "zigzag").requires_grad_() for t in (q3, k3, v3)]
-        o = ring_attention(*sh, causal=True, layout="zigzag")
+        c16 = CommCounter()  # the bytes of the 16-bit ring: K, V in 16 bits, dK, dV in float32
+        o = ring_attention(*sh, causal=True, layout="zigzag", counter=c16)
+        fwd16 = c16.bytes_sent
         (o * shard_sequence(do3.to(dt), rank, world, "zigzag")).sum().backward()
+        out[f"ring_{dt}_bytes"] = (fwd16, c16.bytes_sent - fwd16)
         got = [o, *(t.grad for t in sh)]
         out[f"ring_{dt}_err"] = [
             (g.double() - shard_sequence(r, rank, world, "zigzag")).abs().max().item()
@@ -379,12 +388,63 @@ def test_per_step_winner_needs_float32_dkdv_and_no_recomputation():
         assert abs(bwd / fwd - (1 + p / (p - 1))) < 1e-12
 
 
+def test_ring_vs_ulysses_depends_on_the_head_ratio_and_p():
+    """Llama 3 8B, 70B, 405B (8 K/V heads of 32, 64, 128: h/h_kv = 4, 8, 16), 128k tokens, 16-bit: the P
+    in (2, 4, 8) at which Ulysses sends less than the ring. Not "few K/V heads": 405B has as few as 70B.
+    The rules: forward, the ring sends less iff P < h/h_kv + 1; per step (float32 dK, dV, no forward
+    re-run), Ulysses does iff h/h_kv + 1 < P(2P - 1)/(P - 1)."""
+    models = {"8B": (4096, 32), "70B": (8192, 64), "405B": (16384, 128)}
+    cases = {"fwd": None, "f32": {}, "dkv16": {"grad_bytes_per_element": 2}, "recompute": {"recompute": True}}
+    want = {
+        "8B": {"fwd": [8], "f32": [2, 4, 8], "dkv16": [4, 8], "recompute": [4, 8]},
+        "70B": {"fwd": [], "f32": [4, 8], "dkv16": [8], "recompute": [8]},
+        "405B": {"fwd": [], "f32": [8], "dkv16": [], "recompute": []},
+    }
+    for m, (d, h) in models.items():
+        kw = {"bytes_per_element": 2, "num_heads": h, "kv_heads": 8}
+        got = {}
+        for c, more in cases.items():
+            got[c] = []
+            for p in (2, 4, 8):
+                if more is None:
+                    r, u = (comm_bytes_formula(s, 2**17, d, p, **kw) for s in ("ring", "ulysses"))
+                else:
+                    r, u = (comm_bytes_per_step(s, 2**17, d, p, **kw, **more) for s in ("ring", "ulysses"))
+                assert r != u  # no ties here: each P has a winner
+                got[c] += [p] if u < r else []
+            g = h / 8
+            assert got["fwd"] == [p for p in (2, 4, 8) if not p < g + 1]
+            if "f32" in got:
+                assert got["f32"] == [p for p in (2, 4, 8) if g + 1 < p * (2 * p - 1) / (p - 1)]
+        assert got == want[m], (m, got)
+
+
 def test_unequal_shards_are_refused_on_every_rank(runs):
     """P = 2, shards of 4 and 2 positions: a ValueError naming the lengths, on both ranks (no hang)."""
     for r in runs[1]:
         for key in ("ring_unequal", "ulysses_unequal"):
             assert "equal shards" in str(r[key]) and "[2, 4]" in str(r[key]), (key, r[key])
             assert "q's dim -2 (the shard length)" in str(r[key]), (key, r[key])
+
+
+def test_empty_shards_are_refused_alike_by_ring_and_ulysses(runs):
+    """P = 2, n/P = 0 on both ranks: both schemes raise the same ValueError (neither returns empty)."""
+    for r in runs[1]:
+        for name in ("ring", "ulysses"):
+            msg = str(r[f"{name}_empty"])
+            assert f"{name}_attention needs a non-empty shard" in msg and "(1, 4, 0, 4)" in msg, msg
+
+
+@pytest.mark.parametrize("dtype", ["torch.float16", "torch.bfloat16"])
+def test_16bit_ring_sends_float32_dkdv(runs, dtype):
+    """P = 4, n = 512, h = 2, d_k = 32, 16-bit: the counter's forward and backward bytes equal the closed
+    forms with e = 2 and e_acc = 4 (dK, dV travel in float32), not e_acc = 2."""
+    kw = dict(bytes_per_element=2, num_heads=2)
+    fwd = comm_bytes_formula("ring", 512, 64, 4, **kw)
+    bwd = comm_bytes_formula("ring", 512, 64, 4, backward=True, **kw)
+    assert bwd != comm_bytes_formula("ring", 512, 64, 4, backward=True, grad_bytes_per_element=2, **kw)
+    for r in runs[1]:
+        assert r[f"ring_{dtype}_bytes"] == (fwd, bwd), (r[f"ring_{dtype}_bytes"], fwd, bwd)
 
 
 def test_double_backward_is_refused_on_every_rank(runs):

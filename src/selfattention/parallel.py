@@ -296,7 +296,8 @@ def _check_on_every_rank(
     ``local_check``, ndim, dtype code and the shapes (padded to ``_MAX_DIMS``) of q, k and v. Every rank
     takes part whatever its inputs (any exception of the local checks, a non-tensor input included, is
     held until after the all-reduce), so a failure on one rank raises its error there and ValueError on
-    the others instead of leaving them blocked in the next collective. The check is not part of the layer's
+    the others instead of leaving them blocked in the next collective. Empty shards (n/P = 0) are refused, so
+    the ring and Ulysses agree (neither returns an empty output). The check is not part of the layer's
     traffic and is not recorded in a ``CommCounter``.
     """
     err: Exception | None = None
@@ -305,6 +306,10 @@ def _check_on_every_rank(
             if not isinstance(t, torch.Tensor):
                 raise TypeError(f"{what}: {name} must be a torch.Tensor: got {type(t).__name__}")
         local_check()
+        if q.ndim >= 2 and q.shape[-2] == 0:  # ring and Ulysses alike: an empty shard is refused
+            raise ValueError(
+                f"{what} needs a non-empty shard on every rank: got q {_shape(q)} (n/P = 0 positions)"
+            )
         if max(q.ndim, k.ndim, v.ndim) > _MAX_DIMS:
             raise ValueError(f"{what} takes tensors of at most {_MAX_DIMS} dims: got q {_shape(q)}")
         for name, t in (("q", q), ("k", k), ("v", v)):  # local_check found no NaN: amax |t| is inf or finite
