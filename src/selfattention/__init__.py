@@ -57,6 +57,8 @@ _EXPORTS: dict[str, str] = {
     "to_torch_mha_masks": "masks",
     "GatedCrossAttention": "cross_modal",
     "FixedTokenMixing": "circuits",
+    "differential_attention": "variants",
+    "soft_cap": "variants",
     "fit_without_value_projection": "circuits",
     "TargetAttention": "cross_modal",
     "MultiHeadAttention": "multi_head",
@@ -146,6 +148,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         windowed_receptive_field,
     )
     from .plotting import plot_attention  # noqa: F401
+    from .variants import differential_attention, soft_cap  # noqa: F401
     from .positional import (  # noqa: F401
         LearnedPositionalEmbedding,
         rope_frequencies,
