@@ -104,6 +104,7 @@ CHAPTER_TOPIC: dict[str, str] = {
 NEW_CHAPTER_BASIC: dict[str, str] = {
     "12_attention_at_scale": "scale-cheap-enough",
     "13_block": "block-what-else",
+    "14_decoding": "decoding-to-text",
     "15_parallel": "parallel-split-attention",
 }
 

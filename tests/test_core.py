@@ -216,3 +216,49 @@ def test_fast_path_with_a_causal_mask_equals_the_manual_path(n_q: int, n_k: int)
         fast = scaled_dot_product_attention(q, k, v, mask=mask)
         manual, _ = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)
         torch.testing.assert_close(fast, manual, atol=1e-10, rtol=0)
+
+
+def _broadcast_masks(n_q: int, n_k: int) -> dict[str, torch.Tensor]:
+    """Boolean masks of every broadcast shape, all-True and causal (end-aligned), for (n_q, n_k)."""
+    g = torch.Generator().manual_seed(7 * n_q + n_k)
+    causal = causal_mask(n_q, n_k)  # (n_q, n_k)
+    return {
+        "(1,1) all": torch.ones(1, 1, dtype=torch.bool),
+        "(1,1,1,1) all": torch.ones(1, 1, 1, 1, dtype=torch.bool),
+        "(1,n_k) all": torch.ones(1, n_k, dtype=torch.bool),
+        "(1,n_k) pad": torch.arange(n_k)[None] < max(n_k - 1, 1),  # last key padded
+        "(n_q,1) all": torch.ones(n_q, 1, dtype=torch.bool),
+        "(n_q,1) rows": (torch.rand(n_q, 1, generator=g) > 0.3) | (torch.arange(n_q)[:, None] == 0),
+        "(n_q,n_k) all": torch.ones(n_q, n_k, dtype=torch.bool),
+        "(n_q,n_k) causal": causal,
+        "(1,1,n_q,n_k) causal": causal[None, None],
+        "(2,1,n_q,n_k) causal": causal.expand(2, 1, n_q, n_k),
+    }
+
+
+@pytest.mark.parametrize("n_q, n_k", [(1, 1), (1, 5), (3, 5), (4, 4), (5, 3)])
+def test_fast_path_equals_torch_for_every_broadcast_mask(n_q: int, n_k: int) -> None:
+    """A broadcast (1, 1) all-True mask means 'attend everywhere', never is_causal (top-left) -- H1."""
+    g = torch.Generator().manual_seed(n_q * 10 + n_k)
+    q = torch.randn(2, 3, n_q, 8, generator=g, dtype=torch.float64)
+    k = torch.randn(2, 3, n_k, 8, generator=g, dtype=torch.float64)
+    v = torch.randn(2, 3, n_k, 5, generator=g, dtype=torch.float64)
+    for name, mask in _broadcast_masks(n_q, n_k).items():
+        row_ok = mask.expand(2, 3, n_q, n_k).any(-1, keepdim=True)
+        ref = F.scaled_dot_product_attention(q, k, v, attn_mask=mask | ~row_ok) * row_ok
+        fast = scaled_dot_product_attention(q, k, v, mask=mask)
+        manual, _ = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)
+        torch.testing.assert_close(fast, ref, atol=1e-10, rtol=0, msg=name)
+        torch.testing.assert_close(manual, ref, atol=1e-10, rtol=0, msg=name)
+    if n_q == n_k:  # a real square causal mask still matches SDPA's is_causal
+        ref = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        fast = scaled_dot_product_attention(q, k, v, mask=causal_mask(n_q))
+        torch.testing.assert_close(fast, ref, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_an_empty_key_set_is_rejected_at_the_door(return_weights: bool) -> None:
+    """n_k = 0: a ValueError on both paths (the readable path raised IndexError, the fast one gave zeros)."""
+    q, k, v = torch.randn(2, 3, 4), torch.randn(2, 0, 4), torch.randn(2, 0, 5)
+    with pytest.raises(ValueError, match="at least one key"):
+        scaled_dot_product_attention(q, k, v, return_weights=return_weights)

@@ -241,3 +241,40 @@ def test_sink_window_relays_evicted_tokens_within_the_stack_reach(layers):
     assert moved == list(range(sinks)) + list(range(n - span, n))
     with pytest.raises(ValueError, match="num_sinks"):
         windowed_receptive_field(1, w, num_sinks=-1)
+
+
+@pytest.mark.parametrize("n_q, n_k", [(1, 1), (1, 5), (3, 5), (4, 4)])
+def test_broadcast_masks_fast_path_equals_readable_path(n_q: int, n_k: int) -> None:
+    """Cross-attention, masks (1, 1), (1, n_k), (n_q, 1), (1, 1, 1, 1): fast == readable == full (H1)."""
+    torch.manual_seed(n_q * 10 + n_k)
+    mha = MultiHeadAttention(E, H).double()
+    x, ctx = torch.randn(2, n_q, E, dtype=torch.float64), torch.randn(2, n_k, E, dtype=torch.float64)
+    masks = [
+        torch.ones(1, 1, dtype=torch.bool),
+        torch.ones(1, 1, 1, 1, dtype=torch.bool),
+        torch.ones(1, n_k, dtype=torch.bool),
+        torch.ones(n_q, 1, dtype=torch.bool),
+        causal_mask(n_q, n_k),
+    ]
+    with torch.no_grad():
+        for mask in masks:
+            full = mask.expand(2, H, n_q, n_k).clone()  # the same mask, no broadcasting left
+            ref, _ = mha(x, context=ctx, mask=full, return_weights=True)
+            fast = mha(x, context=ctx, mask=mask)
+            torch.testing.assert_close(fast, ref, atol=1e-10, rtol=0, msg=str(tuple(mask.shape)))
+
+
+def test_decode_step_with_an_all_true_broadcast_mask_reads_every_cached_key() -> None:
+    """One decode step with an explicit (1, 1, 1, 1) all-True mask equals the default causal step (H1)."""
+    from selfattention import KVCache
+
+    torch.manual_seed(0)
+    mha = MultiHeadAttention(E, H).double()
+    x = torch.randn(1, 5, E, dtype=torch.float64)
+    with torch.no_grad():
+        full = mha(x, mask=causal_mask(5))[:, -1:]  # (1, 1, E): last position, no cache
+        for mask in (None, torch.ones(1, 1, 1, 1, dtype=torch.bool), torch.ones(1, 1, dtype=torch.bool)):
+            cache = KVCache()
+            mha(x[:, :4], kv_cache=cache)
+            step = mha(x[:, 4:], kv_cache=cache, mask=mask)
+            torch.testing.assert_close(step, full, atol=1e-10, rtol=0)

@@ -433,3 +433,20 @@ def test_rope_frequencies_override() -> None:
         rope_rotate(x, pos, scaling="linear", factor=2.0, frequencies=theta)
     with pytest.raises(ValueError, match="shape \\(d/2,\\)"):
         rope_rotate(x, pos, frequencies=theta[:3])
+    # a factor (or L) next to explicit frequencies would be silently ignored: it is refused
+    with pytest.raises(ValueError, match="frequencies replaces the scaling"):
+        rope_rotate(x, pos, factor=4.0, frequencies=theta)
+    with pytest.raises(ValueError, match="frequencies replaces the scaling"):
+        rope_rotate(x, pos, original_max_position=16, frequencies=theta)
+
+
+def test_ntk_scaling_needs_more_than_one_pair() -> None:
+    # d = 2: the only pair is theta_0 = 1, which NTK keeps, so no pair would be divided by s
+    with pytest.raises(ValueError, match="NTK-aware scaling needs d > 2"):
+        rope_frequencies(2, 10000.0, "ntk", 8.0)
+    with pytest.raises(ValueError, match="NTK-aware scaling needs d > 2"):
+        rope_rotate(torch.zeros(3, 2), torch.arange(3), scaling="ntk", factor=8.0)
+    assert torch.equal(rope_frequencies(2, 10000.0, "ntk", 1.0), rope_frequencies(2, 10000.0))
+    torch.testing.assert_close(  # d = 4: the slowest pair is divided by exactly s
+        rope_frequencies(4, 100.0, "ntk", 8.0)[-1], rope_frequencies(4, 100.0)[-1] / 8, rtol=1e-12, atol=0
+    )

@@ -147,7 +147,7 @@ def logit_step_change(
     only W_Q moves, by one ``torch.optim.Adam`` or ``torch.optim.SGD`` step of size ``lr``. A gradient step on
     W_Q is aligned with the keys, so the change is not that of a random step. How the change scales with d_k
     depends on what else is held fixed: with d_model and lr fixed, an SGD step leaves the 1/sqrt(d_k) change
-    flat; with d_model growing along with d_k (or a width-scaled lr), it grows too.
+    flat; with d_model growing along with d_k, it grows too.
     """
     for name, value in (("d_k", d_k), ("d_model", d_model), ("n", n)):
         check_positive_int(value, name)

@@ -192,6 +192,11 @@ class PagedKVCache:
     and a length. A sequence of length n holds ceil(n / block_size) blocks, so at most block_size - 1 slots
     are unused per sequence; ``free`` returns its blocks to the pool for the next sequence. The pool stores
     values (appended keys are detached, so it never joins an autograd graph); ``attention`` is inference only.
+
+    Prefix caching: ``fork(src, dst, length)`` gives ``dst`` the blocks of the first ``length`` tokens of
+    ``src`` without copying (each block counts its owners); a sequence that appends into a block it shares
+    first copies it (copy-on-write, counted in ``copies``), and a block returns to the pool when its last
+    owner frees it.
     """
 
     def __init__(
@@ -213,6 +218,14 @@ class PagedKVCache:
         self._free = list(range(self.num_blocks - 1, -1, -1))  # a stack: the last freed block is reused first
         self.block_tables: dict[Hashable, list[int]] = {}
         self.lengths: dict[Hashable, int] = {}
+        self.refs = [0] * self.num_blocks  # owners of each block (prefix sharing)
+        self.copies = 0  # blocks copied on write
+
+    def _take(self) -> int:
+        """Pop a free block and give it one owner."""
+        block = self._free.pop()
+        self.refs[block] = 1
+        return block
 
     @property
     def num_free_blocks(self) -> int:
@@ -230,14 +243,22 @@ class PagedKVCache:
             )
         n = self.lengths.get(seq_id, 0)
         n_new = k.shape[1]
-        need = math.ceil((n + n_new) / self.block_size) - len(self.block_tables.get(seq_id, []))
+        table = self.block_tables.get(seq_id, [])
+        cow = n_new > 0 and n % self.block_size != 0 and self.refs[table[-1]] > 1  # shared, half full
+        need = math.ceil((n + n_new) / self.block_size) - len(table) + cow
         if need > len(self._free):  # checked before any change: a failed append leaves the cache as it was
             raise RuntimeError(
                 f"PagedKVCache is out of blocks: sequence {seq_id!r} needs {need} more, "
                 f"{len(self._free)} free"
             )
         table = self.block_tables.setdefault(seq_id, [])
-        table.extend(self._free.pop() for _ in range(need))
+        if cow:  # the first token that diverges from the shared prefix: copy the block, then write
+            old, new = table[-1], self._take()
+            self.k_pool[new], self.v_pool[new] = self.k_pool[old], self.v_pool[old]
+            self.refs[old] -= 1
+            table[-1] = new
+            self.copies += 1
+        table.extend(self._take() for _ in range(need - cow))
         pos = torch.arange(n, n + n_new)  # (n_new,) absolute positions
         blocks = torch.tensor(table, dtype=torch.long)[pos // self.block_size]  # (n_new,) physical block ids
         offsets = pos % self.block_size  # (n_new,) slot inside the block
@@ -245,6 +266,25 @@ class PagedKVCache:
         self.k_pool[blocks, :, offsets] = k.detach().transpose(0, 1)
         self.v_pool[blocks, :, offsets] = v.detach().transpose(0, 1)
         self.lengths[seq_id] = n + n_new
+
+    def fork(self, src: Hashable, dst: Hashable, length: int | None = None) -> None:
+        """Start sequence ``dst`` as the first ``length`` tokens of ``src`` (default all), sharing blocks."""
+        if src not in self.block_tables:
+            raise ValueError(f"seq_id {src!r} is not in the cache: have {_ids(self.lengths)}")
+        if dst in self.block_tables:
+            raise ValueError(f"seq_id {dst!r} is already in the cache")
+        n = self.lengths[src] if length is None else length
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.lengths[src]:
+            raise ValueError(f"length must be an int in [0, {self.lengths[src]}]: got {length!r}")
+        shared = self.block_tables[src][: math.ceil(n / self.block_size)]
+        for block in shared:
+            self.refs[block] += 1
+        self.block_tables[dst] = list(shared)
+        self.lengths[dst] = n
+
+    def shared_blocks(self, a: Hashable, b: Hashable) -> int:
+        """Number of physical blocks that sequences a and b both use."""
+        return len(set(self.block_tables[a]) & set(self.block_tables[b]))
 
     def gather(self, seq_id: Hashable) -> tuple[torch.Tensor, torch.Tensor]:
         """Keys and values of ``seq_id`` in order, read through its block table: (h_kv, n, d) each."""
@@ -302,7 +342,12 @@ class PagedKVCache:
         """Return the blocks of ``seq_id`` to the pool and forget the sequence."""
         if seq_id not in self.block_tables:
             raise ValueError(f"seq_id {seq_id!r} is not in the cache")
-        self._free.extend(reversed(self.block_tables.pop(seq_id)))
+        released = []
+        for block in self.block_tables.pop(seq_id):
+            self.refs[block] -= 1
+            if self.refs[block] == 0:  # its last owner: back to the pool
+                released.append(block)
+        self._free.extend(reversed(released))
         del self.lengths[seq_id]
 
     def wasted_slots(self, seq_id: Hashable | None = None) -> int:

@@ -62,6 +62,8 @@ def scaled_dot_product_attention(
     A query whose row is fully masked gets output 0 (and weights 0), never NaN.
     """
     check_qkv(q, k, v)
+    if k.shape[-2] == 0:  # both paths would have to invent an answer (zeros, or an IndexError)
+        raise ValueError(f"k and v must hold at least one key (n_k >= 1): got k {_shape(k)}")
     batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2])  # checked: not None
     assert batch is not None
     target = (*batch, q.shape[-2], k.shape[-2])  # (..., n_q, n_k)
@@ -132,9 +134,10 @@ def _fast_attention(
         k = k.expand(*batch, *k.shape[-2:])  # (..., n_k, d_k)
     if v.shape[:-2] != batch:
         v = v.expand(*batch, *v.shape[-2:])  # (..., n_k, d_v)
-    if mask is not None and bias is None and _is_square_causal(mask):
-        # a plain causal mask: let PyTorch skip the masked blocks (is_causal is top-left aligned, which
-        # equals our end-aligned mask exactly when n_q == n_k, as checked here)
+    if mask is not None and bias is None and _is_square_causal(mask, q.shape[-2], k.shape[-2]):
+        # a plain causal mask: let PyTorch skip the masked blocks (is_causal builds its own
+        # (n_q, n_k) top-left mask, which equals our end-aligned mask exactly when n_q == n_k
+        # and the mask itself is that full (n, n) pattern, not a broadcast (1, 1) or (1, n_k))
         return F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)  # (..., n_q, d_v)
     row_ok = None
     if mask is not None:
@@ -153,11 +156,17 @@ def _fast_attention(
     return out
 
 
-def _is_square_causal(mask: torch.Tensor) -> bool:
-    """True when ``mask`` is one (n, n) lower-triangular causal pattern broadcast over every leading dim."""
-    n = mask.shape[-1]
-    if mask.ndim < 2 or mask.shape[-2] != n or any(s != 1 for s in mask.shape[:-2]):
+def _is_square_causal(mask: torch.Tensor, n_q: int, n_k: int) -> bool:
+    """True when ``mask`` is one (n, n) lower-triangular pattern, n = n_q = n_k, over unit leading dims.
+
+    The mask's own last two dims must be (n_q, n_k): an all-True (1, 1) mask equals tril(ones(1, 1))
+    but means "attend everywhere" once broadcast, and must not become is_causal=True.
+    """
+    if n_q != n_k or mask.ndim < 2 or tuple(mask.shape[-2:]) != (n_q, n_k):
         return False
+    if any(s != 1 for s in mask.shape[:-2]):
+        return False
+    n = n_q
     tril = torch.ones(n, n, dtype=torch.bool, device=mask.device).tril_()  # (n, n)
     return bool(torch.equal(mask.reshape(n, n), tril))
 

@@ -152,6 +152,11 @@ def rope_frequencies(
     scaling, factor, original_max_position = _check_scaling(scaling, factor, original_max_position)
     exponents = torch.arange(0, d, 2, dtype=torch.float64) / d  # 2i/d
     if scaling == "ntk":
+        if d == 2 and factor != 1:
+            raise ValueError(
+                "NTK-aware scaling needs d > 2: with one pair, theta_0 = 1 is kept and no pair is divided "
+                f"by s; got d=2, factor={factor!r}"
+            )
         base = float(base) * factor ** (d / (d - 2)) if d > 2 else float(base)
     theta = float(base) ** (-exponents)
     if scaling == "linear":
@@ -228,7 +233,7 @@ def rope_rotate(
     ``scaling``, ``factor`` and ``original_max_position`` as in ``rope_frequencies``; with ``"yarn"`` the
     output is also multiplied by ``yarn_attention_factor(factor)`` (apply to q and k: the logits scale by
     its square). ``frequencies`` (d/2,) replaces theta_i outright (for experiments that rescale single
-    pairs); it cannot be combined with ``scaling``.
+    pairs); it cannot be combined with ``scaling``, ``factor`` or ``original_max_position``.
     """
     check_tensor(x, "x")
     check_rank(x, "x", min_rank=2)
@@ -249,6 +254,11 @@ def rope_rotate(
     else:
         if scaling is not None:
             raise ValueError(f"frequencies replaces the scaling: got scaling={scaling!r} as well")
+        if factor != 1 or original_max_position is not None:
+            raise ValueError(
+                "frequencies replaces the scaling: got factor="
+                f"{factor!r}, original_max_position={original_max_position!r} as well"
+            )
         check_tensor(frequencies, "frequencies")
         if frequencies.shape != (d // 2,):
             raise ValueError(

@@ -53,6 +53,10 @@ CHAPTERS: dict[str, dict[str, Any]] = {
     "13_block": {
         "number": 13, "en": "The rest of the block", "zh": "块的其余部分",
     },
+    "14_decoding": {
+        "number": 14, "en": "From attention to text: decoding and serving",
+        "zh": "从注意力到文字：解码与推理服务",
+    },
     "15_parallel": {
         "number": 15, "en": "Attention across devices", "zh": "跨设备的注意力",
     },
