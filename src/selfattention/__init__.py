@@ -148,7 +148,6 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         windowed_receptive_field,
     )
     from .plotting import plot_attention  # noqa: F401
-    from .variants import differential_attention, soft_cap  # noqa: F401
     from .positional import (  # noqa: F401
         LearnedPositionalEmbedding,
         rope_frequencies,
@@ -172,3 +171,4 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         trace_calls,
     )
     from .utils import one_cpu_thread, set_seed  # noqa: F401
+    from .variants import differential_attention, soft_cap  # noqa: F401
