@@ -17,7 +17,7 @@ def test_soft_cap_bounds_is_near_identity_for_small_scores_and_keeps_the_order()
     assert float(soft_cap(torch.tensor([1e4], dtype=torch.float64), 50.0)) <= 50.0  # saturates at the cap
     small = torch.linspace(-5, 5, 101, dtype=torch.float64)
     err = (soft_cap(small, 50.0) - small).abs()
-    assert float(err.max()) <= 5**3 / (3 * 50**2) + 1e-12  # tanh(x) ≥ x − x³/3: at most 0.017 (0.33 %) at |s| = 5
+    assert float(err.max()) <= 5**3 / (3 * 50**2) + 1e-12  # tanh(x) ≥ x − x³/3: 0.017 at |s| = 5
     g = torch.Generator().manual_seed(0)
     rows = 30 * torch.randn(50, 17, generator=g, dtype=torch.float64)
     assert torch.equal(soft_cap(rows, 50.0).argmax(-1), rows.argmax(-1))
