@@ -1,6 +1,7 @@
-"""The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 5:
-nn.MultiheadAttention's masks, multimodal cross-attention, target attention) are caught when stated; correct
-answers to the same cards are not flagged, in both languages."""
+"""The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 3:
+soft-capping; chapter 4: differential attention; chapter 5: nn.MultiheadAttention's masks, multimodal
+cross-attention, target attention) are caught when stated; correct answers to the same cards are not flagged,
+in both languages."""
 
 from __future__ import annotations
 
@@ -11,6 +12,18 @@ from selfattention.interview.bank import load_cards
 CARDS = {c.id: c for c in load_cards()}
 
 PROBES = {
+    "scaling-soft-capping": [
+        ("Soft-capping changes which key gets the most attention.", True),
+        ("soft-cap 会改变分数的顺序。", True),
+        ("Soft-capping keeps the order of the scores; it does not change the argmax.", False),
+        ("tanh 单调，soft-capping 不会改变顺序。", False),
+    ],
+    "mh-differential-attention": [
+        ("Differential attention still gives a probability distribution over the keys.", True),
+        ("差分注意力的权重仍然是概率分布。", True),
+        ("In differential attention each row sums to 1 minus lambda and weights can be negative.", False),
+        ("差分注意力的权重不再是概率分布，每行和为 1 − λ。", False),
+    ],
     "qkv-remove-wv": [
         ("W_V is redundant in multi-head attention because it can always be folded into W_O.", True),
         ("多头注意力里 W_V 是多余的，它总能并入 W_O。", True),

@@ -57,6 +57,8 @@ _EXPORTS: dict[str, str] = {
     "to_torch_mha_masks": "masks",
     "GatedCrossAttention": "cross_modal",
     "FixedTokenMixing": "circuits",
+    "differential_attention": "variants",
+    "soft_cap": "variants",
     "fit_without_value_projection": "circuits",
     "TargetAttention": "cross_modal",
     "MultiHeadAttention": "multi_head",
@@ -169,3 +171,4 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         trace_calls,
     )
     from .utils import one_cpu_thread, set_seed  # noqa: F401
+    from .variants import differential_attention, soft_cap  # noqa: F401

@@ -1,0 +1,60 @@
+"""Two attention variants of recent models, small enough to assert on.
+
+- ``soft_cap``: Gemma 2's logit soft-capping, c·tanh(s/c) (attention logits capped at 50, final
+  logits at 30).
+- ``differential_attention``: the Differential Transformer's difference of two softmax maps,
+  (softmax(Q1 K1ᵀ/√d) − λ·softmax(Q2 K2ᵀ/√d)) V (Ye et al. 2024), which cancels attention both maps
+  give alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ._checks import _shape
+from .core import scaled_dot_product_attention
+
+__all__ = ["differential_attention", "soft_cap"]
+
+
+def soft_cap(scores: torch.Tensor, cap: float) -> torch.Tensor:
+    """cap · tanh(scores / cap): smooth, monotone, |out| < cap, ≈ scores where |scores| ≪ cap."""
+    if not isinstance(scores, torch.Tensor) or not scores.is_floating_point():
+        got = getattr(scores, "dtype", type(scores))
+        raise ValueError(f"scores must be a floating-point tensor: got {got}")
+    if not isinstance(cap, (int, float)) or isinstance(cap, bool) or not math.isfinite(cap) or cap <= 0:
+        raise ValueError(f"cap must be a positive finite number: got {cap!r}")
+    return cap * torch.tanh(scores / cap)
+
+
+def differential_attention(
+    q1: torch.Tensor,
+    k1: torch.Tensor,
+    q2: torch.Tensor,
+    k2: torch.Tensor,
+    v: torch.Tensor,
+    lam: float | torch.Tensor,
+    mask: torch.Tensor | None = None,
+    return_weights: bool = False,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """(A1 − λ·A2) V with A_i = softmax(Q_i K_iᵀ/√d_k).
+
+    q1, q2 (..., n_q, d_k); k1, k2 (..., n_k, d_k); v (..., n_k, d_v). The per-head normalisation and the
+    (1 − λ_init) output scale of the paper are left to the caller. Each row of the weights sums to 1 − λ,
+    and weights may be negative. Returns out (..., n_q, d_v) [, weights (..., n_q, n_k)].
+    """
+    for name, t in (("q1", q1), ("k1", k1), ("q2", q2), ("k2", k2), ("v", v)):
+        if not isinstance(t, torch.Tensor) or t.ndim < 2:
+            raise ValueError(f"{name} must be a tensor (..., n, d): got {_shape(t)}")
+    if q1.shape != q2.shape or k1.shape != k2.shape:
+        raise ValueError(
+            f"the two maps need matching shapes: q1 {_shape(q1)} vs q2 {_shape(q2)}, "
+            f"k1 {_shape(k1)} vs k2 {_shape(k2)}"
+        )
+    _, a1 = scaled_dot_product_attention(q1, k1, v, mask=mask, return_weights=True)
+    _, a2 = scaled_dot_product_attention(q2, k2, v, mask=mask, return_weights=True)
+    w = a1 - lam * a2  # (..., n_q, n_k)
+    out = w @ v  # (..., n_q, d_v)
+    return (out, w) if return_weights else out
