@@ -1,0 +1,33 @@
+"""Every card checked against its own words: the model answer must not look like a wrong one.
+
+A candidate who repeats a card's short or spoken answer (EN or 中文) must not be told they stated one of that
+card's misconceptions, and each key point, typed on its own, must earn that point and state no myth. (The fifth
+reviews found model answers flagged as myths on cards of nine chapters; each chapter's fixes tested its own cards,
+this test holds every card to it.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from selfattention.interview.bank import load_cards
+
+CARDS = load_cards()
+
+
+@pytest.mark.parametrize("card", CARDS, ids=[c.id for c in CARDS])
+def test_a_card_s_own_answers_state_none_of_its_myths(card) -> None:
+    for field in ("short", "spoken"):
+        for lang in ("en", "zh"):
+            text = getattr(card, field)[lang]
+            stated = card.check(text).stated
+            assert not stated, (card.id, field, lang, stated)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=[c.id for c in CARDS])
+def test_each_key_point_earns_itself_and_states_no_myth(card) -> None:
+    for lang in ("en", "zh"):
+        for i, point in enumerate(card.key_points[lang]):
+            result = card.check(point)
+            assert i in result.covered, (card.id, lang, i, point)
+            assert not result.stated, (card.id, lang, i, result.stated)
