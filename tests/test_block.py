@@ -258,6 +258,12 @@ def test_aux_loss_has_a_gradient_through_the_router_only_via_p():
     moe(_x(2, 5, 8))
     moe.last.aux_loss.backward()
     assert moe.router.weight.grad is not None and moe.router.weight.grad.abs().sum() > 0
+    # only via P: d(E·Σ f_i P_i)/d probs[t, i] = E·f_i / T, with f the (constant) dispatch fractions
+    probs = torch.rand(10, 4, dtype=f64).softmax(-1).requires_grad_(True)
+    index = probs.detach().topk(2, dim=-1).indices
+    load_balancing_loss(probs, index).backward()
+    f = torch.bincount(index.flatten(), minlength=4).to(f64) / index.numel()
+    assert torch.allclose(probs.grad, (4 * f / 10).expand(10, 4), atol=1e-12)
 
 
 def _skewed_moe_spreads(rate: float, steps: int) -> tuple[MoE, torch.Tensor, list[int]]:
@@ -305,7 +311,9 @@ def test_moe_total_vs_active_parameters():
     moe = MoE(d, d_ff, E, k, shared_experts=1)
     total = sum(p.numel() for p in moe.parameters())
     assert total == (E + 1) * 3 * d * d_ff + d * E
-    assert (k + 1) * 3 * d * d_ff + d * E < total / 2  # active per token: k routed + 1 shared + router
+    active = (sum(p.numel() for e in list(moe.experts)[:k] for p in e.parameters())
+              + sum(p.numel() for p in moe.shared.parameters()) + moe.router.weight.numel())
+    assert active == (k + 1) * 3 * d * d_ff + d * E < total / 2  # k routed + 1 shared + router
 
 
 def test_moe_errors():

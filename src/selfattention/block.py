@@ -65,7 +65,8 @@ def normalise_tokens(
         xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32, as F.rms_norm
         out = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
     else:
-        w = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device) if mask is None else mask.to(x.dtype)  # (B, n)
+        w = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device) if mask is None else mask.to(x.dtype)
+        # w: (B, n)
         count = w.sum()
         mean = (w[..., None] * x).sum((0, 1)) / count  # (d,): one mean per feature, over the batch
         var = (w[..., None] * (x - mean).pow(2)).sum((0, 1)) / count  # (d,), biased as BatchNorm's
