@@ -38,6 +38,18 @@ def test_normalise_tokens_equals_torch_norms():
     assert torch.allclose(normalise_tokens(x, "rmsnorm"), F.rms_norm(x, (8,), eps=1e-5), atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_rmsnorm_of_large_16_bit_tokens_equals_torch(dtype):
+    # |x| >= 256: x² overflows fp16 (max 65504) unless the statistic is taken in float32, as F.rms_norm does
+    x = (_x(2, 3, 8) * 200).to(dtype)
+    x[0, 0] = 300.0
+    assert float(x.abs().max()) >= 256
+    out = normalise_tokens(x, "rmsnorm")
+    assert out.dtype == dtype and bool(torch.isfinite(out).all())
+    torch.testing.assert_close(out, F.rms_norm(x, (8,), eps=1e-5), atol=0, rtol=0)
+    assert torch.allclose(out[0, 0].float(), torch.ones(8), atol=1e-2)  # a constant token -> 1, not 0
+
+
 def test_masked_batchnorm_uses_only_the_real_tokens():
     x = _x(3, 5, 8)
     lengths = torch.tensor([5, 2, 3])
@@ -246,28 +258,52 @@ def test_aux_loss_has_a_gradient_through_the_router_only_via_p():
     moe(_x(2, 5, 8))
     moe.last.aux_loss.backward()
     assert moe.router.weight.grad is not None and moe.router.weight.grad.abs().sum() > 0
+    # only via P: d(E·Σ f_i P_i)/d probs[t, i] = E·f_i / T, with f the (constant) dispatch fractions
+    probs = torch.rand(10, 4, dtype=f64).softmax(-1).requires_grad_(True)
+    index = probs.detach().topk(2, dim=-1).indices
+    load_balancing_loss(probs, index).backward()
+    f = torch.bincount(index.flatten(), minlength=4).to(f64) / index.numel()
+    assert torch.allclose(probs.grad, (4 * f / 10).expand(10, 4), atol=1e-12)
 
 
-def test_selection_bias_balances_load_without_changing_gates():
+def _skewed_moe_spreads(rate: float, steps: int) -> tuple[MoE, torch.Tensor, list[int]]:
+    """Loads' spread (max - min tokens per expert) at each of ``steps`` forward passes, each followed by a
+    ``balance_step(rate)``, on a router skewed towards expert 0; ``rate=0`` is the do-nothing balancer."""
     torch.manual_seed(0)
     moe = MoE(8, 12, 4, top_k=1).double()
     with torch.no_grad():
         moe.router.weight[0] += 1.0  # a router skewed towards expert 0
     x = _x(1, 64, 8)
+    spreads = []
     with torch.no_grad():
-        moe(x)
-        before = moe.last.load.clone()
-        probs0 = moe.route(x[0])[0]
-        for _ in range(40):
+        for _ in range(steps):
             moe(x)
-            moe.balance_step(rate=0.05)
-        moe(x)
-        after = moe.last.load
+            spreads.append(int(moe.last.load.max()) - int(moe.last.load.min()))
+            if rate:
+                moe.balance_step(rate=rate)
+    return moe, x, spreads
+
+
+def test_selection_bias_balances_load_without_changing_gates():
+    idle, x, still = _skewed_moe_spreads(0.0, 80)
+    moe, _, spreads = _skewed_moe_spreads(0.01, 80)
+    before = spreads[0]
+    assert before > 20 and set(still) == {before}  # the do-nothing balancer keeps the skew
+    assert max(spreads[-20:]) <= before / 2  # (max - min) halved and stays so over the last 20 steps
+    with torch.no_grad():
+        probs0 = idle.route(x[0])[0]
         probs1, experts1, gates1, _ = moe.route(x[0])
-    assert int(before.max()) - int(before.min()) > 20
-    assert int(after.max()) - int(after.min()) < int(before.max()) - int(before.min()) / 2
     assert torch.equal(probs0, probs1)  # the bias steers the choice, not the router's probabilities
     assert torch.allclose(gates1[:, 0], probs1.gather(-1, experts1)[:, 0])
+    assert not torch.equal(experts1, idle.route(x[0])[1])  # ...and it did steer it
+
+
+def test_a_too_large_balancing_rate_overshoots():
+    # the condition on the rate: a fixed step of 0.05, of the order of the logit gaps, makes the loads
+    # cycle instead of settling (the sign rule moves every bias by the full rate each step), at times
+    # further from balance than no balancing at all
+    _, _, spreads = _skewed_moe_spreads(0.05, 80)
+    assert max(spreads[-40:]) > spreads[0] and min(spreads[-40:]) > 10
 
 
 def test_moe_total_vs_active_parameters():
@@ -275,7 +311,9 @@ def test_moe_total_vs_active_parameters():
     moe = MoE(d, d_ff, E, k, shared_experts=1)
     total = sum(p.numel() for p in moe.parameters())
     assert total == (E + 1) * 3 * d * d_ff + d * E
-    assert (k + 1) * 3 * d * d_ff + d * E < total / 2  # active per token: k routed + 1 shared + router
+    active = (sum(p.numel() for e in list(moe.experts)[:k] for p in e.parameters())
+              + sum(p.numel() for p in moe.shared.parameters()) + moe.router.weight.numel())
+    assert active == (k + 1) * 3 * d * d_ff + d * E < total / 2  # k routed + 1 shared + router
 
 
 def test_moe_errors():
@@ -311,3 +349,19 @@ def test_adam_mixed_precision_keeps_16_bytes_per_parameter():
     plain = torch.optim.Adam(model.parameters())  # no master copy: the optimizer holds the model's params
     plain.step()
     assert training_bytes(model, plain)["master"] == 0
+
+
+def test_training_bytes_files_a_0_dim_parameters_moments_under_optimizer():
+    model = nn.Module()
+    model.scale = nn.Parameter(torch.tensor(1.0))  # 0-dim: its exp_avg and exp_avg_sq are 0-dim too
+    model.w = nn.Parameter(torch.ones(3))
+    opt = torch.optim.Adam(model.parameters())
+    (model.scale * model.w).sum().backward()
+    opt.step()
+    b = training_bytes(model, opt)
+    assert (b["optimizer"], b["step"]) == (2 * 4 * (1 + 3), 2 * 4)  # two fp32 moments, two step counters
+
+
+def test_batchnorm_builds_its_weights_on_the_input_device():
+    x = torch.randn(2, 3, 4, device="meta")  # stands in for CUDA: a CPU-built tensor would not mix with it
+    assert normalise_tokens(x, "batchnorm").device == x.device

@@ -878,3 +878,145 @@ def test_chapter_06_09_model_answers_state_none_of_their_own_myths() -> None:
         for text in (card.short, card.spoken):
             for lang in ("en", "zh"):
                 assert not card.check(text[lang]).stated, (card.id, lang, text[lang][:60])
+
+
+# The review of chapter 13 (M3, M4): each of its 11 myths, stated plainly (the registry sentence, EN and 中文)
+# or in the reviewer's paraphrases, is caught by every card that refers to it; correct answers, the myths'
+# own corrections and every card's own short answer, spoken answer and key points are not flagged.
+CH13_MYTHS = [
+    ("block-training-memory", "Training needs about 2 bytes per parameter, just the fp16 weights."),
+    ("block-training-memory", "For training you only need to store the weights in bf16."),
+    ("block-moe-routing", "Mixture of experts reduces the memory needed for the model."),
+    ("block-moe-routing", "MoE needs less memory than a dense model of the same total size."),
+    ("block-moe-routing", "Overflow tokens are queued and processed later."),
+    ("block-ffn-activations", "SwiGLU needs more weights than a normal FFN."),
+    ("block-ffn-activations", "The tanh approximation is exactly GELU."),
+    ("block-rmsnorm-placement", "RMSNorm has no learnable gain."),
+    ("block-rmsnorm-placement", "Pre-LN doesn't need a final norm."),
+    ("block-bn-vs-ln", "LayerNorm computes mean and variance across the batch for each feature."),
+    ("block-bn-vs-ln", "If you mask the padding, BatchNorm works fine for sequences."),
+    ("block-residual", "Residual connections just help the forward signal propagate."),
+    ("block-residual", "Residuals stop gradients from exploding."),
+]
+CH13_CORRECT = [
+    ("block-training-memory",
+     "Inference needs 2 bytes per parameter for 16-bit weights; training needs about 16 bytes per parameter "
+     "with Adam."),
+    ("block-training-memory",
+     "The weights alone take 2 bytes per parameter in training, but with gradients, master copy and "
+     "Adam it is 16."),
+    ("block-training-memory",
+     "Inference takes 2 bytes per parameter, training about 16 bytes per parameter."),
+    ("block-training-memory",
+     "For training you need 16 bytes per parameter, not just 2 bytes per parameter for the weights."),
+    ("block-training-memory", "训练时每个参数不是只要 2 字节，而是约 16 字节。"),
+    ("block-training-memory", "Training memory is not just the weights."),
+    ("block-moe-routing",
+     "MoE is not cheaper to store: it uses less compute per token but every expert is stored in memory."),
+    ("block-moe-routing", "A MoE uses fewer FLOPs per token but more memory, since all experts are stored."),
+    ("block-moe-routing",
+     "MoE uses less compute per token, but more memory, because all experts are stored."),
+    ("block-moe-routing", "Mixtral needs less compute than a dense 47B model but the same memory."),
+    ("block-moe-routing", "MoE 每个 token 计算更少，但存储并不省，所有专家都要存。"),
+    ("block-moe-routing", "MoE 的显存并不少，计算省了。"),
+    ("block-moe-routing", "A dropped token skips the expert and the residual carries it to later layers."),
+    ("block-moe-routing",
+     "Tokens over capacity are dropped and passed on by the residual to the later layers."),
+    ("block-moe-routing",
+     "Tokens over capacity are dropped, not delayed to the next batch; the residual carries them."),
+    ("block-moe-routing",
+     "Capacity overflow is dropped; later layers still see the token through the residual."),
+    ("block-ffn-activations",
+     "SwiGLU has three matrices, so at the same d_ff it adds parameters, but models shrink d_ff to 8/3 d to "
+     "keep the count."),
+    ("block-ffn-activations", "SwiGLU does not add parameters once d_ff is shrunk to 8/3 d."),
+    ("block-ffn-activations", "At the same d_ff SwiGLU adds 50% more parameters."),
+    ("block-ffn-activations",
+     "SwiGLU has more weights per hidden unit, so d_ff is cut to 8/3 d to keep the count."),
+    ("block-ffn-activations", "SwiGLU 每个隐藏单元参数更多，所以 d_ff 缩到 8/3 d。"),
+    ("block-ffn-activations",
+     "GPT-2 uses the tanh approximation of GELU, which is not the same as exact GELU."),
+    ("block-ffn-activations", "The tanh form is not identical to exact GELU, only close."),
+    ("block-ffn-activations", "The tanh form is close to GELU but not exactly the same."),
+    ("block-ffn-activations",
+     "GPT-2 used the tanh approximation; PyTorch's approximate='tanh' gives exactly GPT-2's gelu."),
+    ("block-rmsnorm-placement",
+     "RMSNorm drops the mean subtraction and the bias but keeps the learned gain."),
+    ("block-rmsnorm-placement", "RMSNorm removes the bias, not the learned scale gain."),
+    ("block-rmsnorm-placement", "RMSNorm has no bias and no mean subtraction but keeps a learned scale."),
+    ("block-rmsnorm-placement", "RMSNorm 没有偏置，也不减均值，但保留可学习的缩放。"),
+    ("block-rmsnorm-placement", "A post-LN model does not need a final norm, but a pre-LN model needs one."),
+    ("block-rmsnorm-placement",
+     "Post-LN has no need for a final norm because its last sub-layer already ends in a norm."),
+    ("block-bn-vs-ln",
+     "BatchNorm normalises over the batch; LayerNorm does not normalise over the batch but over each token's "
+     "features."),
+    ("block-bn-vs-ln",
+     "Unlike BatchNorm, which normalises across the batch, LayerNorm uses each token's features."),
+    ("block-bn-vs-ln", "LayerNorm 不在批次上归一化，而是在特征上。"),
+    ("block-bn-vs-ln",
+     "Masking the padding is not enough: a masked BatchNorm still depends on other sequences."),
+    ("block-bn-vs-ln", "Masked BatchNorm solves only the padding problem, not the batch dependence."),
+    ("block-bn-vs-ln", "BatchNorm with a mask fixes padding but is not as good as LayerNorm."),
+    ("block-residual",
+     "The residual connection helps not only the forward pass but mainly the backward pass."),
+    ("block-residual", "It is not only forward: the identity carries the gradient backward."),
+    ("block-residual",
+     "Residual connections make the forward pass only add updates to the stream, and help the backward pass "
+     "most."),
+    ("block-residual", "The residual does not prevent explosion: unscaled branches still grow the gradient."),
+    ("block-residual",
+     "Residual connections prevent vanishing gradients; they don't prevent exploding ones."),
+    ("block-residual", "残差防止梯度消失，但不会防止爆炸。"),
+    ("block-residual",
+     "Pre-LN with residuals avoids exploding gradients at the output layers compared to post-LN."),
+    ("block-residual",
+     "The residual stops the gradient vanishing; GPT-2's 1/sqrt(N) scaling and norms avoid explosion."),
+    ("block-residual", "残差防止梯度消失；不缩放的分支仍会让梯度爆炸。"),
+]
+# where the registry's sentence splits its claim over two clauses, the plain statement in one clause
+PLAIN_13: dict[tuple[str, str], str] = {}
+
+
+def _ch13_cards() -> list:
+    return [card for card in CARDS if card.chapter == "13_block"]
+
+
+def _ch13_registry_myths() -> list[tuple[str, str]]:
+    from selfattention.interview.language import split_misconception
+
+    registry = load_myths()
+    return [
+        (card.id, PLAIN_13.get((tell.myth, lang), split_misconception(registry[tell.myth][lang], lang)[0]))
+        for card in _ch13_cards() for tell in card.tells for lang in ("en", "zh")
+    ]
+
+
+def _ch13_own_words() -> list[tuple[str, str]]:
+    """Every chapter 13 card's own short answer, spoken answer and key points, and the corrections of the
+    myths it refers to, EN and 中文."""
+    from selfattention.interview.language import split_misconception
+
+    registry = load_myths()
+    out = []
+    for card in _ch13_cards():
+        for lang in ("en", "zh"):
+            out += [(card.id, card.short[lang]), (card.id, card.spoken[lang])]
+            out += [(card.id, point) for point in card.key_points[lang]]
+            out += [(card.id, split_misconception(registry[t.myth][lang], lang)[1]) for t in card.tells]
+    return out
+
+
+def test_chapter_13_has_its_eleven_myths() -> None:
+    assert len({t.myth for card in _ch13_cards() for t in card.tells}) == 11
+
+
+@pytest.mark.parametrize(("cid", "answer"), _ch13_registry_myths() + CH13_MYTHS)
+def test_chapter_13_myths_stated_plainly_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH13_CORRECT + _ch13_own_words())
+def test_correct_chapter_13_answers_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
@@ -122,6 +123,22 @@ def test_rmsnorm_equals_torch(eps, dtype):
         ours.weight.copy_(ref.weight)
     x = 3.0 * torch.randn(4, 5, D, dtype=dtype) + 1.0  # a non-zero mean: RMSNorm must not subtract it
     torch.testing.assert_close(ours(x), ref(x), atol=1e-6, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_rmsnorm_of_large_16_bit_inputs_equals_torch(dtype):
+    # |x| >= 256: x² overflows fp16 unless the statistic is taken in float32, as F.rms_norm does
+    torch.manual_seed(3)
+    weight = torch.randn(D).to(dtype)
+    ours = RMSNorm(D, eps=1e-6).to(dtype)
+    with torch.no_grad():
+        ours.weight.copy_(weight)
+    x = (300.0 * torch.randn(4, 5, D)).to(dtype)
+    x[0, 0] = 300.0
+    out = ours(x)
+    assert bool(torch.isfinite(out).all()) and float(out[0, 0].float().abs().max()) > 0.1
+    torch.testing.assert_close(out, F.rms_norm(x, (D,), weight, eps=1e-6), atol=0, rtol=0)
+    torch.testing.assert_close(RMSNorm(D).to(dtype)(x), F.rms_norm(x, (D,)), atol=0, rtol=0)
 
 
 def test_swiglu_parameters_shape_and_formula():

@@ -46,7 +46,8 @@ def normalise_tokens(
     the tokens where ``mask`` (B, n, True = real token) is True; padded positions are returned as 0. That is
     what ``nn.BatchNorm1d`` computes in training mode on (B, d, n). "layernorm": per token, over its d
     features (``F.layer_norm``). "rmsnorm": per token, x / sqrt(mean(x²) + eps) (``F.rms_norm``): no mean
-    subtracted.
+    subtracted, the statistic computed in float32 for 16-bit inputs as ``F.rms_norm`` does (x² overflows
+    fp16 once |x| >= 256) and the result cast back.
     """
     check_tensor(x, "x")
     check_rank(x, "x", 3, 3)
@@ -61,9 +62,11 @@ def normalise_tokens(
     if kind == "layernorm":
         out = F.layer_norm(x, x.shape[-1:], eps=eps)
     elif kind == "rmsnorm":
-        out = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+        xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32, as F.rms_norm
+        out = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
     else:
-        w = torch.ones(x.shape[:2], dtype=x.dtype) if mask is None else mask.to(x.dtype)  # (B, n)
+        w = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device) if mask is None else mask.to(x.dtype)
+        # w: (B, n)
         count = w.sum()
         mean = (w[..., None] * x).sum((0, 1)) / count  # (d,): one mean per feature, over the batch
         var = (w[..., None] * (x - mean).pow(2)).sum((0, 1)) / count  # (d,), biased as BatchNorm's
@@ -297,7 +300,7 @@ def training_bytes(model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[s
     for p in opt_params:
         if id(p) not in own:
             out["master"] += size(p)
-        for t in optimizer.state.get(p, {}).values():
-            if isinstance(t, torch.Tensor):
-                out["optimizer" if t.numel() == p.numel() and t.ndim else "step"] += size(t)
+        for key, t in optimizer.state.get(p, {}).items():
+            if isinstance(t, torch.Tensor):  # by key: a 0-dim parameter's moments are 0-dim too
+                out["step" if key == "step" else "optimizer"] += size(t)
     return out

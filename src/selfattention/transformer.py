@@ -44,7 +44,10 @@ _NORMS = ("layernorm", "rmsnorm")
 
 
 class RMSNorm(nn.Module):
-    """x (..., d) -> x / sqrt(mean(x²) + eps) · weight, (..., d): no mean subtraction, no bias."""
+    """x (..., d) -> x / sqrt(mean(x²) + eps) · weight, (..., d): no mean subtraction, no bias.
+
+    Computed in float32 for fp16/bf16 inputs and cast back at the end, as ``F.rms_norm`` does: x² in fp16
+    overflows to inf once |x| >= 256."""
 
     def __init__(self, d: int, eps: float | None = None) -> None:
         super().__init__()
@@ -60,7 +63,9 @@ class RMSNorm(nn.Module):
         if x.ndim == 0 or x.shape[-1] != self.d:
             raise ValueError(f"x must have last dim d={self.d}: got x {_shape(x)}")
         eps = torch.finfo(x.dtype).eps if self.eps is None else self.eps
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * self.weight  # (..., d)
+        xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32
+        out = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * self.weight.to(xf.dtype)
+        return out.to(torch.promote_types(x.dtype, self.weight.dtype))  # (..., d)
 
     def extra_repr(self) -> str:
         """Shown by ``print(module)``."""
