@@ -58,6 +58,16 @@ PROBES = {
         ("DIN 去掉了 softmax，权重不必和为 1。", False),
         ("The candidate is the single query over the behaviour sequence.", False),
     ],
+    "cx-dynamic-sparse": [
+        ("MoBA gives the same result as full attention.", True),
+        ("Learned sparse attention is exact, like FlashAttention.", True),
+        ("MoBA 和完整注意力结果相同。", True),
+        ("稀疏注意力像 FlashAttention 一样是精确的。", True),
+        ("Unlike FlashAttention, MoBA is an approximation that can miss a key.", False),
+        ("MoBA equals full attention only when every block is kept.", False),
+        ("MoBA 是近似，可能漏掉 key，不同于 FlashAttention。", False),
+        ("DSA 的 lightning indexer 选出前 k 个 token。", False),
+    ],
 }
 
 

@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "SinkKVCache": "caches",
     "sink_positions": "caches",
     "decode_step": "decoding",
+    "block_topk_attention": "dynamic_sparse",
     "linear_attention": "efficient",
     "tiled_attention": "efficient",
     "KeyRecallModel": "extrapolation",
@@ -115,6 +116,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .cross_modal import GatedCrossAttention, TargetAttention  # noqa: F401
     from .decoding import decode_step  # noqa: F401
+    from .dynamic_sparse import block_topk_attention  # noqa: F401
     from .efficient import linear_attention, tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
     from .flash import (  # noqa: F401
