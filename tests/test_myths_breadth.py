@@ -68,6 +68,16 @@ PROBES = {
         ("MoBA 是近似，可能漏掉 key，不同于 FlashAttention。", False),
         ("DSA 的 lightning indexer 选出前 k 个 token。", False),
     ],
+    "rnn-seq2seq-bottleneck": [
+        ("Bahdanau attention computes one context vector once for the whole sentence.", True),
+        ("Bahdanau's decoder uses the same context vector at every step.", True),
+        ("Bahdanau 注意力只算一次上下文向量。", True),
+        ("Bahdanau 注意力每一步都用同一个上下文向量。", True),
+        ("Bahdanau attention recomputes the context at every decoder step.", False),
+        ("In seq2seq without attention the decoder uses the same context at every step.", False),
+        ("Bahdanau 注意力在每个解码步都重新计算上下文。", False),
+        ("没有注意力的 seq2seq 每一步都用同一个上下文向量。", False),
+    ],
 }
 
 
