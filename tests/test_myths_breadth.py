@@ -78,6 +78,17 @@ PROBES = {
         ("Bahdanau 注意力在每个解码步都重新计算上下文。", False),
         ("没有注意力的 seq2seq 每一步都用同一个上下文向量。", False),
     ],
+    "tf-mlm-mask-vs-attention-mask": [
+        ("BERT's [MASK] token works like an attention mask.", True),
+        ("Attention ignores the [MASK] tokens.", True),
+        ("The [MASK] positions are excluded from attention.", True),
+        ("BERT 的 [MASK] 和注意力掩码一样。", True),
+        ("注意力会忽略 [MASK] 位置。", True),
+        ("Every position still attends to the [MASK] token; only padding is masked.", False),
+        ("Unlike an attention mask, [MASK] hides the token's identity.", False),
+        ("每个位置仍然关注 [MASK]，只有填充被屏蔽。", False),
+        ("[MASK] 和注意力掩码不同，它隐藏的是 token 的身份。", False),
+    ],
 }
 
 

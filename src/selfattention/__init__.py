@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "attention_intensity": "intensity",
     "kv_numbers_per_token": "intensity",
     "LatentKVCache": "latent",
+    "mlm_corrupt": "mlm",
     "MultiHeadLatentAttention": "latent",
     "block_diagonal_mask": "masks",
     "position_ids": "masks",
@@ -138,6 +139,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         streaming_mask,
         to_torch_mha_masks,
     )
+    from .mlm import mlm_corrupt  # noqa: F401
     from .multi_head import (  # noqa: F401
         MultiHeadAttention,
         grouped_query_attention,
