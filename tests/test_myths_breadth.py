@@ -1,6 +1,7 @@
 """The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 5:
-nn.MultiheadAttention's masks, multimodal cross-attention, target attention) are caught when stated; correct
-answers to the same cards are not flagged, in both languages."""
+nn.MultiheadAttention's masks, multimodal cross-attention, target attention; chapter 6: learned sparse
+attention, long inputs; chapter 7: seq2seq; chapter 10: [MASK] vs attention masks) are caught when stated;
+correct answers to the same cards are not flagged, in both languages."""
 
 from __future__ import annotations
 
@@ -88,6 +89,15 @@ PROBES = {
         ("Unlike an attention mask, [MASK] hides the token's identity.", False),
         ("每个位置仍然关注 [MASK]，只有填充被屏蔽。", False),
         ("[MASK] 和注意力掩码不同，它隐藏的是 token 的身份。", False),
+    ],
+    "cx-long-inputs-encoder": [
+        ("With sliding chunks every token sees the whole document.", True),
+        ("Sliding chunks give each token the entire document as context.", True),
+        ("滑动块让每个 token 都看到整篇文档。", True),
+        ("With sliding chunks a token sees only the tokens of its own chunk.", False),
+        ("Each chunk is encoded on its own, and a hierarchical encoder links the chunks.", False),
+        ("滑动块里 token 只能看到自己所在块里的 token。", False),
+        ("截断保留前 512 个 token，丢掉其余部分。", False),
     ],
 }
 

@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "attention_intensity": "intensity",
     "kv_numbers_per_token": "intensity",
     "LatentKVCache": "latent",
+    "sliding_chunks": "long_inputs",
     "mlm_corrupt": "mlm",
     "MultiHeadLatentAttention": "latent",
     "block_diagonal_mask": "masks",
@@ -128,6 +129,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     )
     from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
     from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
+    from .long_inputs import sliding_chunks  # noqa: F401
     from .masks import (  # noqa: F401
         block_diagonal_mask,
         causal_mask,
