@@ -1,9 +1,9 @@
 """Every card checked against its own words: the model answer must not look like a wrong one.
 
-A candidate who repeats a card's short or spoken answer (EN or 中文) must not be told they stated one of that
-card's misconceptions, and each key point, typed on its own, must earn that point and state no myth. (The fifth
-reviews found model answers flagged as myths on cards of nine chapters; each chapter's fixes tested its own cards,
-this test holds every card to it.)
+A candidate who repeats a card's short or spoken answer (EN or 中文) must not be told they stated one of
+that card's misconceptions, and each key point, typed on its own, must earn that point and state no myth.
+(The fifth reviews found model answers flagged as myths on cards of nine chapters; each chapter's fixes
+tested its own cards, this test holds every card to it.)
 """
 
 from __future__ import annotations

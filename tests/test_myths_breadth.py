@@ -1,7 +1,8 @@
 """The myths of the breadth cards (chapter 2: W_V removal, attention vs a fully-connected layer; chapter 3:
 soft-capping; chapter 4: differential attention; chapter 5: nn.MultiheadAttention's masks, multimodal
-cross-attention, target attention) are caught when stated; correct answers to the same cards are not flagged,
-in both languages."""
+cross-attention, target attention; chapter 6: learned sparse attention, long inputs; chapter 7: seq2seq;
+chapter 10: [MASK] vs attention masks) are caught when stated; correct answers to the same cards are not
+flagged, in both languages."""
 
 from __future__ import annotations
 
@@ -70,6 +71,46 @@ PROBES = {
         ("DIN drops the softmax so the weights need not sum to 1.", False),
         ("DIN 去掉了 softmax，权重不必和为 1。", False),
         ("The candidate is the single query over the behaviour sequence.", False),
+    ],
+    "cx-dynamic-sparse": [
+        ("MoBA gives the same result as full attention.", True),
+        ("Learned sparse attention is exact, like FlashAttention.", True),
+        ("MoBA 和完整注意力结果相同。", True),
+        ("稀疏注意力像 FlashAttention 一样是精确的。", True),
+        ("Unlike FlashAttention, MoBA is an approximation that can miss a key.", False),
+        ("MoBA equals full attention only when every block is kept.", False),
+        ("MoBA 是近似，可能漏掉 key，不同于 FlashAttention。", False),
+        ("DSA 的 lightning indexer 选出前 k 个 token。", False),
+    ],
+    "rnn-seq2seq-bottleneck": [
+        ("Bahdanau attention computes one context vector once for the whole sentence.", True),
+        ("Bahdanau's decoder uses the same context vector at every step.", True),
+        ("Bahdanau 注意力只算一次上下文向量。", True),
+        ("Bahdanau 注意力每一步都用同一个上下文向量。", True),
+        ("Bahdanau attention recomputes the context at every decoder step.", False),
+        ("In seq2seq without attention the decoder uses the same context at every step.", False),
+        ("Bahdanau 注意力在每个解码步都重新计算上下文。", False),
+        ("没有注意力的 seq2seq 每一步都用同一个上下文向量。", False),
+    ],
+    "tf-mlm-mask-vs-attention-mask": [
+        ("BERT's [MASK] token works like an attention mask.", True),
+        ("Attention ignores the [MASK] tokens.", True),
+        ("The [MASK] positions are excluded from attention.", True),
+        ("BERT 的 [MASK] 和注意力掩码一样。", True),
+        ("注意力会忽略 [MASK] 位置。", True),
+        ("Every position still attends to the [MASK] token; only padding is masked.", False),
+        ("Unlike an attention mask, [MASK] hides the token's identity.", False),
+        ("每个位置仍然关注 [MASK]，只有填充被屏蔽。", False),
+        ("[MASK] 和注意力掩码不同，它隐藏的是 token 的身份。", False),
+    ],
+    "cx-long-inputs-encoder": [
+        ("With sliding chunks every token sees the whole document.", True),
+        ("Sliding chunks give each token the entire document as context.", True),
+        ("滑动块让每个 token 都看到整篇文档。", True),
+        ("With sliding chunks a token sees only the tokens of its own chunk.", False),
+        ("Each chunk is encoded on its own, and a hierarchical encoder links the chunks.", False),
+        ("滑动块里 token 只能看到自己所在块里的 token。", False),
+        ("截断保留前 512 个 token，丢掉其余部分。", False),
     ],
 }
 

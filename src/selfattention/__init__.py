@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "SinkKVCache": "caches",
     "sink_positions": "caches",
     "decode_step": "decoding",
+    "block_topk_attention": "dynamic_sparse",
     "linear_attention": "efficient",
     "tiled_attention": "efficient",
     "KeyRecallModel": "extrapolation",
@@ -51,6 +52,8 @@ _EXPORTS: dict[str, str] = {
     "attention_intensity": "intensity",
     "kv_numbers_per_token": "intensity",
     "LatentKVCache": "latent",
+    "sliding_chunks": "long_inputs",
+    "mlm_corrupt": "mlm",
     "MultiHeadLatentAttention": "latent",
     "block_diagonal_mask": "masks",
     "position_ids": "masks",
@@ -117,6 +120,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     from .core import AttentionSteps, attention_steps, scaled_dot_product_attention, softmax  # noqa: F401
     from .cross_modal import GatedCrossAttention, TargetAttention  # noqa: F401
     from .decoding import decode_step  # noqa: F401
+    from .dynamic_sparse import block_topk_attention  # noqa: F401
     from .efficient import linear_attention, tiled_attention  # noqa: F401
     from .extrapolation import KeyRecallModel, make_key_recall_data  # noqa: F401
     from .flash import (  # noqa: F401
@@ -127,6 +131,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
     )
     from .intensity import attention_intensity, kv_numbers_per_token  # noqa: F401
     from .latent import LatentKVCache, MultiHeadLatentAttention  # noqa: F401
+    from .long_inputs import sliding_chunks  # noqa: F401
     from .masks import (  # noqa: F401
         block_diagonal_mask,
         causal_mask,
@@ -138,6 +143,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the real names
         streaming_mask,
         to_torch_mha_masks,
     )
+    from .mlm import mlm_corrupt  # noqa: F401
     from .multi_head import (  # noqa: F401
         MultiHeadAttention,
         grouped_query_attention,
