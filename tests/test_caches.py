@@ -338,3 +338,32 @@ def test_cache_robustness_detached_pool_known_ids_one_dtype() -> None:
     assert len(latent) == 3
     latent.append(torch.zeros(2, 1, 8), torch.zeros(2, 1, 4))
     assert len(latent) == 4
+
+
+def test_wasted_slots_counts_a_shared_partial_block_once() -> None:
+    """After a fork at a partly filled block both tables hold that block: the pool total counts it once
+    (before the fix the per-sequence sum gave 4 for two physical blocks with 2 empty slots)."""
+    paged = PagedKVCache(block_size=4, num_blocks=8, num_kv_heads=1, head_dim=2)
+    paged.append("a", torch.ones(1, 6, 2), torch.ones(1, 6, 2))
+    paged.fork("a", "b")
+    assert paged.wasted_slots("a") == paged.wasted_slots("b") == 2
+    assert paged.wasted_slots() == 2 == 2 * 4 - 6
+    paged.append("b", torch.ones(1, 1, 2), torch.ones(1, 1, 2))  # copy-on-write: b gets its own last block
+    assert paged.wasted_slots() == 2 + 1  # a's last block 2 empty, b's copy 1 empty
+    paged.fork("a", "c", 5)  # c keeps 1 of the 2 tokens in a's last block: that block still holds 2
+    assert paged.wasted_slots("c") == 3 and paged.wasted_slots() == 3
+
+
+@pytest.mark.parametrize("make", ["kv", "rolling", "sink", "paged"])
+def test_caches_reject_a_v_of_another_dtype(make) -> None:
+    """A float64 v with a float32 k: before the fix SinkKVCache promoted its v cache to float64, PagedKVCache
+    cast v silently and RollingKVCache failed inside torch."""
+    k4, v4 = torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2, dtype=torch.float64)
+    cache = {"kv": lambda: KVCache(), "rolling": lambda: RollingKVCache(window=3),
+             "sink": lambda: SinkKVCache(num_sinks=1, window=2),
+             "paged": lambda: PagedKVCache(block_size=4, num_blocks=2, num_kv_heads=1, head_dim=2)}[make]()
+    with pytest.raises(ValueError, match="same dtype"):
+        if make == "paged":
+            cache.append("a", k4[0], v4[0])
+        else:
+            cache.append(k4, v4)

@@ -1020,3 +1020,99 @@ def test_chapter_13_myths_stated_plainly_are_caught(cid: str, answer: str) -> No
 def test_correct_chapter_13_answers_are_not_flagged(cid: str, answer: str) -> None:
     result = get_card(CARDS, cid).check(answer)
     assert not result.stated, (cid, answer, result.stated)
+
+
+# Second review of chapter 12 (round 5): contrasts split across clauses, two 中文 corrections, common myth
+# phrasings (sliding-window receptive field, StreamingLLM's "infinite context window"), plain variants.
+CH12_R5B_CORRECT = [
+    ("scale-cheap-enough", "Sparse attention approximates attention, FlashAttention computes it exactly."),
+    ("scale-cheap-enough", "Linformer approximates attention, but FlashAttention computes it exactly."),
+    ("scale-cheap-enough",
+     "Approximate attention like Performer changes the model; FlashAttention gives the same output."),
+    ("scale-cheap-enough", "稀疏注意力是近似，FlashAttention 是精确的。"),
+    ("scale-cheap-enough", "推理时 prefill 主要是计算量，解码主要受带宽限制。"),
+    ("scale-cheap-enough",
+     "During inference, the prefill is dominated by compute while decoding is dominated by memory."),
+    ("scale-mla", "MLA compresses keys and values into a latent, unlike GQA which shares heads."),
+    ("scale-mla", "MLA differs from GQA: every head keeps its own keys."),
+    ("scale-mla", "MLA 和 GQA 不同：每个头都有自己的 key。"),
+    ("scale-flash-versions", "FlashAttention-2 的数学形式不变。"),
+    ("scale-flash-versions", "FlashAttention-2 的数学形式没有变，变的是工作划分。"),
+    ("scale-flash-versions", "数学形式完全一样，改的是并行方式。"),
+    ("scale-flash-versions", "The math is unchanged in FlashAttention-2."),
+    ("scale-sliding-window", "Stacked layers extend the receptive field to L (w - 1) + 1 positions."),
+    ("scale-sliding-window", "每层只能看到最近 w 个 token，叠加 L 层后感受野是 L(w−1)+1。"),
+    ("scale-attention-sinks", "StreamingLLM handles an unbounded stream with a bounded context window."),
+    ("scale-attention-sinks", "It streams infinitely long input with a fixed context window."),
+    ("scale-attention-sinks", "The context window stays bounded while the stream is infinite."),
+    ("scale-attention-sinks", "StreamingLLM 在固定窗口下处理无限长的流，但不是无限上下文。"),
+    ("scale-attention-sinks",
+     "Evicting the sinks is what hurts: they are important for the output distribution even though their "
+     "content is not."),
+    ("scale-flash-backward",
+     "FlashAttention recomputes in the backward pass yet is faster than standard attention."),
+    ("scale-flash-backward", "重算让 FlashAttention 训练反而更快。"),
+    ("scale-flash-backward", "Standard attention is slower than FlashAttention."),
+    ("scale-prefill-decode",
+     "A bigger batch makes the weight matmuls of decoding compute-bound, but attention stays memory-bound."),
+    ("scale-prefill-decode", "batch 足够大时，解码中的权重矩阵乘会变成计算受限，但注意力不会。"),
+]
+CH12_R5B_MYTHS = [
+    ("scale-cheap-enough", "FlashAttention approximates attention like sparse attention does."),
+    ("scale-cheap-enough", "FlashAttention 和稀疏注意力一样是近似方法。"),
+    ("scale-cheap-enough", "解码主要是计算量。"),
+    ("scale-mla", "MLA is basically GQA."),
+    ("scale-mla", "MLA 只是 GQA。"),
+    ("scale-flash-versions", "FlashAttention-2 改变了注意力的数学形式。"),
+    ("scale-flash-versions", "FlashAttention-2 用了新的数学公式。"),
+    ("scale-sliding-window", "The receptive field stays w tokens no matter how many layers are stacked."),
+    ("scale-sliding-window", "Its receptive field is just w tokens."),
+    ("scale-sliding-window", "感受野始终只有 w 个 token。"),
+    ("scale-attention-sinks", "StreamingLLM gives the model an infinite context window."),
+    ("scale-attention-sinks", "StreamingLLM gives an unlimited context window."),
+    ("scale-attention-sinks", "StreamingLLM extends the context window to infinity."),
+    ("scale-attention-sinks", "StreamingLLM allows infinite context length with a fixed cache."),
+    ("scale-attention-sinks",
+     "StreamingLLM gives the model an infinite context window, so it remembers the whole stream."),
+    ("scale-attention-sinks", "StreamingLLM 让模型拥有无限上下文窗口。"),
+    ("scale-flash-backward",
+     "Since it recomputes, FlashAttention is slower to train than standard attention."),
+    ("scale-flash-backward", "因为要重算，所以 FlashAttention 训练更慢。"),
+    ("scale-flash-backward", "FlashAttention keeps P in low precision for the backward pass."),
+    ("scale-prefill-decode", "只要 batch 够大，解码就是计算受限的。"),
+    ("scale-prefill-decode", "A bigger batch fixes decoding: it becomes compute bound."),
+    ("scale-prefill-decode",
+     "With enough batching, decoding is compute-bound even for attention, not only for the weight matmuls."),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R5B_CORRECT)
+def test_chapter_12_second_review_correct_answers_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated and not result.blocked, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R5B_MYTHS)
+def test_chapter_12_second_review_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer", "point"), [
+    ("scale-sliding-window", "The receptive field stays w tokens no matter how many layers are stacked.", 2),
+    ("scale-sliding-window", "Its receptive field is just w tokens.", 2),
+    ("scale-prefill-decode", "Long prompts take more memory.", 1),
+    ("scale-prefill-decode", "Prefill is compute-bound for any prompt longer than one token.", 1),
+])
+def test_chapter_12_key_points_need_their_condition(cid: str, answer: str, point: int) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert point not in result.covered, (cid, answer, result.hits)
+
+
+@pytest.mark.parametrize(("cid", "answer", "point"), [
+    ("scale-sliding-window", "The receptive field after L layers is L(w-1)+1.", 2),
+    ("scale-prefill-decode",
+     "Prefill is compute-bound once the prompt is longer than a few hundred tokens.", 1),
+    ("scale-prefill-decode", "超过几百个 token 的长提示词，prefill 是计算受限的。", 1),
+])
+def test_chapter_12_key_points_with_their_condition_still_tick(cid: str, answer: str, point: int) -> None:
+    assert point in get_card(CARDS, cid).check(answer).covered, (cid, answer)

@@ -24,6 +24,8 @@ def _check_kv(k: object, v: object, rank: int) -> tuple[torch.Tensor, torch.Tens
     assert isinstance(k, torch.Tensor) and isinstance(v, torch.Tensor)
     if k.shape != v.shape:
         raise ValueError(f"k and v must have the same shape: got k {_shape(k)}, v {_shape(v)}")
+    if k.dtype != v.dtype:
+        raise ValueError(f"k and v must have the same dtype: got k {k.dtype}, v {v.dtype}")
     return k, v
 
 
@@ -43,6 +45,8 @@ class KVCache:
             raise ValueError(
                 f"k and v must have the same shape (B, h_kv, n_new, d): got k {_shape(k)}, v {_shape(v)}"
             )
+        if k.dtype != v.dtype:
+            raise ValueError(f"k and v must have the same dtype: got k {k.dtype}, v {v.dtype}")
         if self.k is not None and self.v is not None:
             old = self.k.shape
             if (k.shape[0], k.shape[1], k.shape[3]) != (old[0], old[1], old[3]) or k.dtype != self.k.dtype:
@@ -351,8 +355,16 @@ class PagedKVCache:
         del self.lengths[seq_id]
 
     def wasted_slots(self, seq_id: Hashable | None = None) -> int:
-        """Allocated but unused token slots (of one sequence, or all): blocks * block_size - length."""
+        """Allocated but unused token slots: of one sequence, blocks * block_size - length; of the whole
+        pool, counted per physical block, so a block shared by forked sequences counts once (its empty
+        slots are those past the most tokens any owner keeps in it)."""
         if seq_id is not None and seq_id not in self.block_tables:
             raise ValueError(f"seq_id {seq_id!r} is not in the cache: have {_ids(self.lengths)}")
-        ids = list(self.block_tables) if seq_id is None else [seq_id]
-        return sum(len(self.block_tables[s]) * self.block_size - self.lengths[s] for s in ids)
+        if seq_id is not None:
+            return len(self.block_tables[seq_id]) * self.block_size - self.lengths[seq_id]
+        filled: dict[int, int] = {}  # physical block -> tokens stored in it
+        for s, table in self.block_tables.items():
+            for j, b in enumerate(table):
+                n = min(self.block_size, self.lengths[s] - j * self.block_size)
+                filled[b] = max(filled.get(b, 0), n)
+        return sum(self.block_size - n for n in filled.values())
