@@ -899,7 +899,7 @@ CH14_R5_CORRECT = [
     ("decoding-temperature", "温度改变最可能 token 的概率，但不改变是哪个 token。"),
     (
         "decoding-rules",
-        "Top-p does not keep a fixed number of tokens; top-k keeps a fixed number of tokens and top-p adapts.",
+        "Top-p does not keep a fixed number of tokens; top-k keeps a fixed number and top-p adapts.",
     ),
     (
         "decoding-rules",
