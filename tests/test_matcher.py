@@ -1116,3 +1116,129 @@ def test_chapter_12_key_points_need_their_condition(cid: str, answer: str, point
 ])
 def test_chapter_12_key_points_with_their_condition_still_tick(cid: str, answer: str, point: int) -> None:
     assert point in get_card(CARDS, cid).check(answer).covered, (cid, answer)
+
+
+# Chapter 14 (fifth review, M1-M3): the reviewer's correct answers, conditional statements included, are
+# not flagged; each myth stated plainly is caught in EN and 中文 (the blind dev corpus's phrasings too).
+CH14_R5_CORRECT = [
+    (
+        "decoding-temperature",
+        "Temperature never changes which token is most likely; it changes only the spread.",
+    ),
+    ("decoding-temperature", "Temperature does not change the most likely token."),
+    ("decoding-temperature", "Changing the temperature does not change the argmax."),
+    (
+        "decoding-temperature",
+        "Temperature changes the most likely token's probability, not which token it is.",
+    ),
+    ("decoding-temperature", "Temperature changes how likely the most likely token is."),
+    ("decoding-temperature", "温度不会改变最可能的 token，只改变分布的尖锐程度。"),
+    ("decoding-temperature", "温度不改变最大值。"),
+    ("decoding-temperature", "温度改变最可能 token 的概率，但不改变是哪个 token。"),
+    (
+        "decoding-rules",
+        "Top-p does not keep a fixed number of tokens; top-k keeps a fixed number and top-p adapts.",
+    ),
+    (
+        "decoding-rules",
+        "Top-k keeps a fixed number of tokens, k; top-p keeps the smallest set whose mass reaches p.",
+    ),
+    ("decoding-rules", "Top-k keeps k tokens; top-p keeps the smallest set of tokens with mass at least p."),
+    ("decoding-rules", "Min-p keeps tokens whose probability is at least a fraction of the top token's."),
+    ("decoding-rules", "Unlike top-k, top-p does not use a fixed number of tokens."),
+    ("decoding-rules", "top-k 保留固定数量的 token，top-p 的数量不固定。"),
+    ("decoding-rules", "top-k 保留前 k 个 token，top-p 保留累计概率达到 p 的最小集合。"),
+    ("decoding-rules", "min-p 保留概率至少为最高 token 一定比例的 token。"),
+    ("decoding-budget", "Batching does not make each token slower in proportion while memory-bound."),
+    ("decoding-budget", "Once compute-bound, a batch twice as large takes twice the time per step."),
+    ("decoding-budget", "Only once compute-bound does twice the batch mean twice the time."),
+    ("decoding-budget", "A batch of 32 is only a few percent slower than batch 1, not 32 times slower."),
+    ("decoding-budget", "Time grows in proportion only once compute-bound."),
+    ("decoding-budget", "Doubling the batch doubles the time per token only once compute-bound."),
+    ("decoding-budget", "只有算力受限后，batch 翻倍时间才翻倍。"),
+    ("decoding-budget", "batch 32 只慢几个百分点，而不是 32 倍。"),
+    ("decoding-budget", "受带宽限制时每个 token 的延迟不随 batch 成正比增长。"),
+    (
+        "decoding-speculative",
+        "Speculative decoding is not an approximation: the output is exactly the target's.",
+    ),
+    ("decoding-speculative", "投机解码不是近似，输出分布与目标模型完全相同。"),
+    (
+        "decoding-speculative",
+        "Medusa's typical acceptance is an approximation of the target model; the Leviathan rule is exact.",
+    ),
+    ("decoding-speculative", "Speculative decoding does not trade quality for speed."),
+    ("decoding-speculative", "投机解码不牺牲质量。"),
+    ("decoding-batching", "分块 prefill 不是近似，输出完全相同。"),
+    ("decoding-batching", "Chunked prefill is not an approximation; the logits are identical."),
+    ("decoding-batching", "Chunked prefill loses no accuracy."),
+    ("decoding-batching", "分块 prefill 不损失精度。"),
+    ("decoding-to-text", "With a KV cache, each new token does not re-run the whole sequence."),
+    ("decoding-to-text", "Without a KV cache every step would recompute the whole sequence."),
+    ("decoding-to-text", "Prefill runs the whole prompt through the model once."),
+    ("decoding-to-text", "有 KV cache 时不用每一步重新处理整个序列。"),
+    ("decoding-to-text", "Each decode step reads all weights and the whole KV cache."),
+]
+CH14_R5_MYTHS = [
+    ("decoding-speculative", "Speculative decoding approximates the target model."),
+    ("decoding-speculative", "Speculative decoding trades a little quality for speed."),
+    ("decoding-speculative", "The output of speculative decoding is only close to the target model's."),
+    ("decoding-speculative", "Speculative decoding is an approximation of the big model."),
+    ("decoding-speculative", "投机解码是对目标模型的近似。"),
+    ("decoding-speculative", "投机解码用一点质量换速度。"),
+    ("decoding-speculative", "投机解码的输出只是接近大模型。"),
+    ("decoding-speculative", "投机解码本质上是用小模型去近似大模型，但质量会稍微差一点。"),
+    ("decoding-batching", "Chunked prefill is an approximation that trades accuracy for latency."),
+    ("decoding-batching", "Chunked prefill loses some accuracy."),
+    ("decoding-batching", "Chunked prefill trades a bit of accuracy for latency."),
+    ("decoding-batching", "分块 prefill 是用精度换延迟的近似。"),
+    ("decoding-batching", "分块 prefill 会损失一些精度。"),
+    ("decoding-to-text", "Each new token re-runs the whole sequence through the model."),
+    ("decoding-to-text", "At every step the model reprocesses the whole prompt."),
+    ("decoding-to-text", "At every step you feed the whole sequence so far back through the model."),
+    ("decoding-to-text", "Every new token recomputes the entire sequence."),
+    ("decoding-to-text", "每生成一个新 token 都要把整个序列重新过一遍模型。"),
+    ("decoding-to-text", "每一步都要重新处理整个提示。"),
+    ("decoding-to-text", "每一步都把整个序列重新算一遍。"),
+    ("decoding-rules", "Top-p keeps a fixed number of tokens."),
+    ("decoding-rules", "top-p keeps the top p tokens."),
+    ("decoding-rules", "Top-p keeps the p most likely tokens."),
+    ("decoding-rules", "Nucleus sampling keeps a fixed number of tokens."),
+    ("decoding-rules", "top-p 保留固定数量的 token。"),
+    ("decoding-rules", "top-p 保留前 p 个 token。"),
+    ("decoding-rules", "top-p 其实也是每次保留固定个数的 token。"),
+    ("decoding-temperature", "Temperature changes which token is most likely."),
+    ("decoding-temperature", "A higher temperature can change the argmax."),
+    ("decoding-temperature", "Lowering temperature makes another token the most likely."),
+    ("decoding-temperature", "温度会改变哪个 token 最可能。"),
+    ("decoding-temperature", "温度会改变最大值。"),
+    ("decoding-temperature", "温度调高以后，原来概率排第二第三的 token 可能会变成概率最大的。"),
+    ("decoding-budget", "Batching more sequences makes each token slower in proportion."),
+    ("decoding-budget", "Twice the batch means twice the time per step."),
+    ("decoding-budget", "Doubling the batch doubles the time per token."),
+    ("decoding-budget", "A batch of 32 is 32 times slower per token."),
+    ("decoding-budget", "批处理更多序列会让每个 token 成比例变慢。"),
+    ("decoding-budget", "batch 翻倍时间也翻倍。"),
+    ("decoding-budget", "每个 token 的延迟跟 batch 成正比。"),
+    ("decoding-budget", "batch 32 就慢 32 倍。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH14_R5_CORRECT)
+def test_correct_chapter_14_answers_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH14_R5_MYTHS)
+def test_chapter_14_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+def test_chapter_14_model_answers_and_key_points_state_none_of_their_own_myths() -> None:
+    for card in CARDS:
+        if card.chapter[:2] != "14":
+            continue
+        texts = [card.short[lang] for lang in ("en", "zh")] + [card.spoken[lang] for lang in ("en", "zh")]
+        texts += [kp for lang in ("en", "zh") for kp in card.key_points[lang]]
+        for text in texts:
+            assert not card.check(text).stated, (card.id, text[:60])

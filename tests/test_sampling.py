@@ -6,6 +6,7 @@ import functools
 import itertools
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -19,6 +20,7 @@ from selfattention.sampling import (
     new_caches,
     sample,
     sample_probs,
+    truncate_caches,
 )
 
 
@@ -82,12 +84,24 @@ def test_ties_at_the_cut_are_kept() -> None:
     assert (sample_probs(distinct, top_p=0.75) > 0).tolist() == [True, True, True, False]
 
 
+def test_sample_probs_edge_cases() -> None:
+    tiny = torch.tensor([0.0, -28.0], dtype=torch.float64)  # p_2 about 7e-13
+    assert torch.equal(sample_probs(tiny, top_p=1.0), sample_probs(tiny))  # top_p = 1 keeps every token
+    assert float(sample_probs(tiny, top_p=1.0)[1]) > 0
+    half = sample_probs(tiny, temperature=0.5)
+    assert torch.allclose(sample_probs(tiny, temperature=np.float32(0.5)), half)
+    with pytest.raises(ValueError, match="top_p"):
+        sample_probs(tiny, top_p=True)
+    with pytest.raises(ValueError, match="-inf"):
+        sample_probs(torch.full((3,), -math.inf))
+
+
 def test_temperature_to_zero_is_greedy() -> None:
     g = torch.Generator().manual_seed(1)
     logits = torch.randn(4, 7, generator=g, dtype=torch.float64)
-    for t in (1e-2, 1e-3):
+    for t in (1e-3, 1e-4):
         p = sample_probs(logits, temperature=t)
-        assert p.max(-1).values.min() > 0.999 or t == 1e-2
+        assert p.max(-1).values.min() > 0.999
     assert torch.equal(sample(logits, temperature=0), logits.argmax(-1))
     assert torch.equal(sample_probs(logits, temperature=1e-3).argmax(-1), logits.argmax(-1))
     # the argmax never moves with temperature, the entropy does (rises with T)
@@ -155,21 +169,21 @@ def test_generate_greedy_equals_argmax_of_full_recompute() -> None:
     assert generate(model, prompt, 12, temperature=0, eos=out[2]) == out[: out.index(out[2]) + 1]
 
 
-def _exhaustive(next_lp, prompt, vocab, steps, eos, alpha):
+def _exhaustive(next_lp, prompt, vocab, steps, eos, alpha, form="power"):
     best = None
     for n in range(1, steps + 1):
         for seq in itertools.product(range(vocab), repeat=n):
             if eos in seq[:-1] or (n < steps and seq[-1] != eos):
                 continue  # a finished sequence: ends in eos, or reaches the length limit
             lp = sum(float(next_lp(list(prompt) + list(seq[:i]))[t]) for i, t in enumerate(seq))
-            score = lp / n**alpha
+            score = lp / (n if form == "power" else (5 + n) / 6) ** alpha
             if best is None or score > best[1] + 1e-12:
                 best = (list(seq), score)
     return best
 
 
-@pytest.mark.parametrize("alpha", [0.0, 1.0])
-def test_beam_search_equals_exhaustive_search_without_pruning(alpha: float) -> None:
+@pytest.mark.parametrize(("alpha", "form"), [(0.0, "power"), (1.0, "power"), (1.0, "gnmt"), (3.0, "gnmt")])
+def test_beam_search_equals_exhaustive_search_without_pruning(alpha: float, form: str) -> None:
     vocab, steps, eos = 3, 4, 0
     for seed in range(3):
         raw = functools.lru_cache(maxsize=None)(lm_next_logprobs(_tiny_lm(seed, vocab=vocab)))
@@ -177,14 +191,42 @@ def test_beam_search_equals_exhaustive_search_without_pruning(alpha: float) -> N
         def next_lp(prefix, raw=raw):
             return raw(tuple(prefix))
 
-        best = _exhaustive(next_lp, [1], vocab, steps, eos, alpha)
-        seq, score = beam_search(next_lp, [1], vocab ** (steps - 1), steps, eos=eos, length_penalty=alpha)
+        best = _exhaustive(next_lp, [1], vocab, steps, eos, alpha, form)
+        seq, score = beam_search(next_lp, [1], vocab ** (steps - 1), steps, eos=eos, length_penalty=alpha,
+                                 length_form=form)
         assert seq == best[0] and math.isclose(score, best[1], rel_tol=1e-12)
         for width in (1, 2):  # pruned beams can only do worse
-            assert beam_search(next_lp, [1], width, steps, eos=eos, length_penalty=alpha)[1] <= score + 1e-12
+            assert beam_search(next_lp, [1], width, steps, eos=eos, length_penalty=alpha,
+                               length_form=form)[1] <= score + 1e-12
+
+
+def test_gnmt_length_penalty_is_wu_et_al_form() -> None:
+    # one step, two tokens: eos (log p = -1, length 1) or 1 then eos at the limit (log p = -1.2, length 2);
+    # GNMT alpha = 1 divides by 1 and 7/6, the power form by 1 and 2: only the power form prefers length 2
+    table = {(): [-1.0, -0.5, -9.0], (1,): [-0.7, -9.0, -9.0]}
+
+    def next_lp(prefix):
+        return torch.tensor(table.get(tuple(prefix), [-0.1, -9.0, -9.0]), dtype=torch.float64)
+
+    assert beam_search(next_lp, [], 3, 2, eos=0, length_penalty=1.0) == ([1, 0], -0.6)
+    seq, score = beam_search(next_lp, [], 3, 2, eos=0, length_penalty=1.0, length_form="gnmt")
+    assert seq == [0] and math.isclose(score, -1.0 / 1.0)
+    with pytest.raises(ValueError, match="length_form"):
+        beam_search(next_lp, [], 3, 2, eos=0, length_form="gnmt2")
 
 
 def test_beam_width_one_is_greedy() -> None:
     model = _tiny_lm(2, vocab=6)
     seq, _ = beam_search(lm_next_logprobs(model), [2, 3], 1, 6)
     assert seq == generate(model, [2, 3], 6, temperature=0)
+
+
+def test_truncate_caches_rejects_a_negative_length() -> None:
+    model = _tiny_lm(0)
+    caches = new_caches(model)
+    lm_forward_cached(model, torch.tensor([[1, 2, 3]]), caches)
+    with pytest.raises(ValueError, match=">= 0"):
+        truncate_caches(caches, -1)
+    assert caches[0].k.shape[2] == 3
+    truncate_caches(caches, 2)
+    assert caches[0].k.shape[2] == 2

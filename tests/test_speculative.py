@@ -79,18 +79,24 @@ def _sequence_probs(model: DecoderOnlyLM, prompt: list[int], new: int, temperatu
 
 
 def test_speculative_sampling_distribution_equals_target_sampling() -> None:
+    # k = 3 with 4 new tokens: the first pass drafts 3 tokens, so a wrong residual at draft positions 2 and 3
+    # changes the first three emitted tokens (the reviewer's mutant, the residual built with q_1 at every
+    # rejection, gives chi2 82 here)
     target, draft = _lm(3, vocab=3), _lm(5, vocab=3)
-    prompt, new, runs, temp = [1, 2], 2, 400, 4.0  # temperature 4 flattens the random models' logits
-    p = _sequence_probs(target, prompt, new, temp)
-    q = _sequence_probs(draft, prompt, new, temp)
-    assert abs(float(p.sum()) - 1) < 1e-12 and float(p.min()) * runs > 2
+    prompt, new, k, runs, temp = [1, 2], 4, 3, 1000, 4.0  # temperature 4 flattens the random models' logits
+    p = _sequence_probs(target, prompt, new, temp).reshape(27, 3).sum(1)  # the first three tokens
+    q = _sequence_probs(draft, prompt, new, temp).reshape(27, 3).sum(1)
+    assert abs(float(p.sum()) - 1) < 1e-12 and float(p.min()) * runs > 10
     g = torch.Generator().manual_seed(0)
-    counts = torch.zeros(3**new, dtype=torch.float64)
+    counts = torch.zeros(27, dtype=torch.float64)
+    drafted = passes = 0
     for _ in range(runs):
-        out, _ = speculative_decode(target, draft, prompt, 2, new, temperature=temp, generator=g)
-        counts[out[0] * 3 + out[1]] += 1
-    assert _chi2(counts, p) < 26.1  # df 8, p = 1e-3: the target's distribution is accepted
-    assert _chi2(counts, q) > 60  # the draft's own distribution is rejected
+        out, stats = speculative_decode(target, draft, prompt, k, new, temperature=temp, generator=g)
+        counts[out[0] * 9 + out[1] * 3 + out[2]] += 1
+        drafted, passes = drafted + stats["drafted"], passes + stats["target_passes"]
+    assert drafted / passes > 2  # most passes draft 3 tokens, not 1
+    assert _chi2(counts, p) < 54.1  # df 26, p = 1e-3: the target's distribution is accepted
+    assert _chi2(counts, q) > 150  # the draft's own distribution is rejected
 
 
 def test_verify_pass_uses_the_bottom_right_causal_mask() -> None:

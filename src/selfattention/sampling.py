@@ -9,6 +9,7 @@ prefix when the last token of that prefix ties with the next ones.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 
 import torch
@@ -55,9 +56,11 @@ def sample_probs(
     with p_i >= min_p * max_j p_j.
     """
     logits = _check_logits(logits)
-    if not isinstance(temperature, (int, float)) or isinstance(temperature, bool) or temperature < 0:
+    if not isinstance(temperature, numbers.Real) or isinstance(temperature, bool) or not temperature >= 0:
         raise ValueError(f"temperature must be a number >= 0: got {temperature!r}")
     z = logits.to(torch.float64)
+    if bool((z == -math.inf).all(-1).any()):
+        raise ValueError("every logit of a row is -inf: no token can be sampled")
     if temperature == 0:
         return F.one_hot(z.argmax(-1), z.shape[-1]).to(torch.float64)  # (..., V)
     probs = torch.softmax(z / temperature, dim=-1)  # (..., V)
@@ -66,8 +69,9 @@ def sample_probs(
         kth = probs.topk(min(k, probs.shape[-1]), dim=-1).values[..., -1:]  # (..., 1) the k-th largest
         probs = _renormalise(probs * (probs >= kth))
     if top_p is not None:
-        if not isinstance(top_p, (int, float)) or not 0 < top_p <= 1:
+        if not isinstance(top_p, numbers.Real) or isinstance(top_p, bool) or not 0 < top_p <= 1:
             raise ValueError(f"top_p must be in (0, 1]: got {top_p!r}")
+    if top_p is not None and top_p < 1:  # top_p = 1 keeps every token
         sorted_p = probs.sort(dim=-1, descending=True).values  # (..., V)
         before = sorted_p.cumsum(-1) - sorted_p  # mass of the tokens ranked above each one
         inside = before < top_p - 1e-12  # not yet reached p (1e-12: a sum that rounds below p reached it)
@@ -75,7 +79,7 @@ def sample_probs(
         cut = last.min(dim=-1, keepdim=True).values  # (..., 1) probability of the prefix's last token
         probs = _renormalise(probs * (probs >= cut))
     if min_p is not None:
-        if not isinstance(min_p, (int, float)) or not 0 <= min_p <= 1:
+        if not isinstance(min_p, numbers.Real) or isinstance(min_p, bool) or not 0 <= min_p <= 1:
             raise ValueError(f"min_p must be in [0, 1]: got {min_p!r}")
         top = probs.max(dim=-1, keepdim=True).values
         probs = _renormalise(probs * (probs >= min_p * top))
@@ -113,8 +117,9 @@ def apply_penalties(
 ) -> torch.Tensor:
     """logits (V,) and the tokens generated so far -> penalised logits (V,).
 
-    Repetition penalty (CTRL): a seen token's logit is divided by the penalty if positive, multiplied if
-    negative. Frequency / presence penalties (OpenAI API): subtract
+    Repetition penalty: CTRL (Keskar et al. 2019) divides a seen token's logit by the penalty; dividing a
+    negative logit would raise it, so, as Hugging Face's ``RepetitionPenaltyLogitsProcessor`` does, a
+    negative one is multiplied instead. Frequency / presence penalties (OpenAI API): subtract
     ``frequency * count + presence * [count > 0]``.
     """
     logits = _check_logits(logits)
@@ -165,6 +170,8 @@ def lm_forward_cached(model: DecoderOnlyLM, tokens: torch.Tensor, caches: list[K
 
 def truncate_caches(caches: list[KVCache], n: int) -> None:
     """Keep the first n cached positions of every layer (undo rejected draft tokens)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be an int >= 0: got {n!r}")
     for cache in caches:
         if cache.k is not None and cache.v is not None:
             if n > cache.k.shape[2]:
@@ -224,8 +231,13 @@ def beam_search(
     max_new_tokens: int,
     eos: int | None = None,
     length_penalty: float = 0.0,
+    length_form: str = "power",
 ) -> tuple[list[int], float]:
-    """Beam search -> (best continuation, score); score = log p(y | prompt) / len(y) ** length_penalty.
+    """Beam search -> (best continuation, score); score = log p(y | prompt) / lp(len(y)).
+
+    ``length_form`` "power": lp(n) = n ** length_penalty, plain length normalisation (Hugging Face's
+    ``length_penalty``); "gnmt": lp(n) = ((5 + n) / 6) ** length_penalty, the length penalty of Wu et al.
+    (2016), without their coverage penalty.
 
     Every step expands each live beam by every token; a continuation ending in ``eos`` (or reaching
     ``max_new_tokens``) is finished; the ``beam_width`` best live continuations by log-probability go on. The
@@ -234,6 +246,12 @@ def beam_search(
     """
     beam_width = check_positive_int(beam_width, "beam_width")
     max_new_tokens = check_positive_int(max_new_tokens, "max_new_tokens")
+    if length_form not in ("power", "gnmt"):
+        raise ValueError(f"length_form must be 'power' or 'gnmt': got {length_form!r}")
+
+    def penalty(n: int) -> float:
+        return (n if length_form == "power" else (5 + n) / 6) ** length_penalty
+
     live: list[tuple[list[int], float]] = [([], 0.0)]
     finished: list[tuple[list[int], float]] = []
     for step in range(max_new_tokens):
@@ -246,7 +264,7 @@ def beam_search(
         live = []
         for seq, lp in sorted(candidates, key=lambda c: -c[1]):  # stable: ties keep token order
             if seq[-1] == eos or last:
-                finished.append((seq, lp / len(seq) ** length_penalty))
+                finished.append((seq, lp / penalty(len(seq))))
             elif len(live) < beam_width:
                 live.append((seq, lp))
         if not live:
