@@ -1242,3 +1242,137 @@ def test_chapter_14_model_answers_and_key_points_state_none_of_their_own_myths()
         texts += [kp for lang in ("en", "zh") for kp in card.key_points[lang]]
         for text in texts:
             assert not card.check(text).stated, (card.id, text[:60])
+
+
+# Second review of chapters 10-11 (round 2): myths whose own statement carries a negation ("without
+# positional encodings", "不影响") could never be caught; patterns that flagged the corrections they teach;
+# key points that the cards' own spoken answers did not earn.
+
+CH1011_MYTHS = [
+    ('pos-nope', 'Any Transformer without positional encodings is a bag-of-words model.'),
+    ('pos-nope', '任何没有位置编码的 Transformer 都是词袋模型。'),
+    ('pos-nope', 'Transformers with no positional encodings are always bag-of-words models.'),
+    ('pos-nope', '不加位置编码的 Transformer 都是词袋模型。'),
+    ('pos-nope', 'A Transformer with no positional encoding is a bag-of-words model.'),
+    ('pos-context-extension', '位置插值不影响模型的短距离行为。'),
+    ('pos-context-extension', 'Position interpolation does not affect short-range behaviour.'),
+    ('pos-context-extension', 'Position interpolation leaves the short-range behaviour untouched.'),
+    ('pos-rope-details', 'Cached keys are rotated by the current position when they are read.'),
+    ('pos-rope-details', '缓存的 key 在读取时按当前位置旋转。'),
+    ('pos-rope-details', 'When reading the cache, rotate the stored raw keys by the current position.'),
+    ('pos-rope-details', 'At each step all cached keys are rotated by the current position.'),
+    ('pos-rope-details', '每一步都把缓存里所有的 key 按当前位置重新旋转。'),
+    ('pos-families', 'Sinusoidal encodings are relative.'),
+    ('pos-families', '正弦位置编码是相对位置编码。'),
+    ('pos-rope-how', 'RoPE makes every attention score decay with distance.'),
+    ('pos-rope-how', 'RoPE 让每个注意力分数都随距离衰减。'),
+    ('tf-pre-post-ln', 'LayerNorm 放在哪里只是写法不同。'),
+    ('tf-pre-post-ln', 'LayerNorm placement is cosmetic.'),
+    ('tf-params-flops', 'Attention is where the compute goes.'),
+    ('tf-params-flops', '计算量都在注意力上。'),
+    ('pos-extrapolation', 'ALiBi extrapolation means the model uses the whole longer context.'),
+    ('pos-extrapolation', 'ALiBi 的外推意味着模型用上了整个更长的上下文。'),
+    ('pos-rope-how', 'With RoPE attention scores decay with distance.'),
+    ('pos-rope-how', 'RoPE 让注意力分数随距离衰减。'),
+    ('tf-why-decoder-only', 'Decoder-only models have been shown to be the best architecture.'),
+    ('tf-architectures-masks', 'GPT is the decoder of the original Transformer.'),
+    ('tf-pre-post-ln', 'Pre-LN and post-LN are the same thing.'),
+    ('tf-params-flops', 'Most of the compute is in attention.'),
+    ('tf-params-flops', '注意力占了大部分计算量。'),
+    ('pos-extrapolation', 'ALiBi 让模型用上了更长的上下文。'),
+    ('pos-word-order', 'To extend the context you have to train the model again from scratch.'),
+]
+
+CH1011_CORRECT = [
+    ('pos-nope', 'BERT 这样的双向编码器只是一个词袋模型，必须加位置编码。'),
+    ('pos-nope', 'NoPE 模型只是去掉了位置编码的因果模型。'),
+    ('pos-nope', '这种模型只是靠因果掩码学位置。'),
+    ('pos-nope', 'A Transformer without a mask and without positions is a bag of words.'),
+    ('pos-nope',
+     'Without a causal mask and without positional encodings, attention is a bag-of-words model.'),
+    ('pos-nope', '没有掩码、也没有位置编码的注意力就是词袋模型。'),
+    ('pos-nope', 'An encoder without positional encodings is a bag of words.'),
+    ('pos-nope', 'A Transformer without positional encodings is not a bag of words when it is causal.'),
+    ('pos-nope', '没有位置编码的因果 Transformer 不是词袋模型。'),
+    ('pos-context-extension', '位置插值也压缩了短距离，相邻 token 看起来近了 s 倍。'),
+    ('pos-context-extension',
+     'Position interpolation does not leave short-range behaviour untouched: neighbours look s '
+     'times closer.'),
+    ('pos-context-extension', '位置插值并非不影响短距离行为。'),
+    ('pos-rope-details', 'At each step the query is rotated by the current position.'),
+    ('pos-rope-details', 'Each step, rotate the query by the current position and reuse the cached keys.'),
+    ('pos-rope-details',
+     'Only the query is rotated by the current position at each step; the cached keys already '
+     'carry their own rotation.'),
+    ('pos-rope-details',
+     'The query is rotated at the current position and attends to the cached rotated keys.'),
+    ('pos-rope-details', '每一步把 query 按当前位置旋转。'),
+    ('pos-rope-details', '查询在每一步按当前位置旋转，缓存里的 key 不再旋转。'),
+    ('pos-rope-details', '每一步只把新的 query 按当前位置旋转，缓存的 key 保持各自位置的旋转。'),
+    ('pos-families', 'Sinusoidal positions make relative offsets easy to learn but stay absolute.'),
+    ('pos-families', '正弦编码让相对偏移容易学习，但分数仍是绝对的。'),
+    ('pos-rope-how', 'The bound on each attention score decays with distance, not the score itself.'),
+    ('tf-pre-post-ln', '它们的区别只是 LayerNorm 的位置不同，但这个区别决定了梯度。'),
+    ('tf-pre-post-ln', '预 LN 和后 LN 的参数一样，只是位置不同，但计算的函数不同。'),
+    ('tf-params-flops', '对于长序列，计算都在注意力上。'),
+    ('tf-params-flops', 'At 128K tokens attention is where the compute goes.'),
+    ('pos-extrapolation', '检索类基准测试检验模型是否用上了整个上下文。'),
+    ('pos-extrapolation', 'To use the whole long context the model must beat slope times distance.'),
+]
+
+
+def _ch1011_cards() -> list:
+    return [c for c in CARDS if c.chapter[:2] in ("10", "11")]
+
+
+def _ch1011_registry_myths() -> list[tuple[str, str]]:
+    """Each chapter 10-11 card's myths, as the registry states them (the myth sentence, EN and 中文)."""
+    from selfattention.interview.language import split_misconception
+
+    registry = load_myths()
+    return [
+        (card.id, split_misconception(registry[tell.myth][lang], lang)[0])
+        for card in _ch1011_cards() for tell in card.tells for lang in ("en", "zh")
+    ]
+
+
+@pytest.mark.parametrize(("cid", "answer"), _ch1011_registry_myths() + CH1011_MYTHS)
+def test_chapter_10_11_myths_as_stated_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH1011_CORRECT)
+def test_correct_chapter_10_11_answers_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize("card", _ch1011_cards(), ids=[c.id for c in _ch1011_cards()])
+def test_chapter_10_11_spoken_answers_earn_every_key_point(card) -> None:
+    for lang in ("en", "zh"):
+        result = card.check(card.spoken[lang])
+        assert not result.missed, (card.id, lang, result.missed)
+
+
+def test_a_negation_that_belongs_to_the_claim_is_written_with_a_tilde() -> None:
+    pattern = parse_pattern("transform + ~without + @position + bag")
+    assert pattern.match(clauses("A Transformer without positions is a bag of words")[0])
+    assert not pattern.match(clauses("A Transformer without positions is not a bag of words")[0])
+    assert not pattern.match(clauses("A Transformer with positions is a bag of words")[0])  # ~ is required
+    assert not parse_pattern("transform + without + @position + bag").match(
+        clauses("A Transformer without positions is a bag of words")[0]
+    )  # without the tilde, "without" negates what follows it
+    zh = parse_pattern("插值 + ~不影响 + 短")
+    assert zh.match(clauses("位置插值不影响短距离行为")[0])
+    assert not zh.match(clauses("位置插值并非不影响短距离行为")[0])
+
+
+def test_a_myth_s_exclusions_hold_over_the_clauses_before_it_but_not_over_an_if() -> None:
+    from selfattention.interview.matcher import Tell
+
+    tell = [Tell(("计算 + 都在 + @attention + !长",), myth="m")]
+    assert check_answer("计算都在注意力上。", [], tell).stated
+    assert not check_answer("对于长序列，计算都在注意力上。", [], tell).stated
+    assert check_answer("计算都在注意力上，长序列更是如此。", [], tell).stated  # after it: not a qualifier
+    tell = [Tell(("batchnorm + work + !mask",), myth="m")]
+    assert check_answer("If you mask the padding, BatchNorm works fine.", [], tell).stated

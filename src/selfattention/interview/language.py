@@ -274,15 +274,18 @@ class Clause:
         """The clause is a condition or a counterfactual ("if …", "would …", "要是 …")."""
         return any(u.cond for u in self.units)
 
-    def find(self, phrase: tuple[str, ...]) -> list[tuple[int, bool]]:
-        """Start index of each occurrence of ``phrase`` and whether it is affirmed (not negated/rejected)."""
+    def find(self, phrase: tuple[str, ...], licensed: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
+        """Start index of each occurrence of ``phrase`` and whether it is affirmed (not negated/rejected).
+        ``licensed``: indices of negation units that belong to the claim itself (a pattern's ``~`` group,
+        "without positions …") and so negate nothing after them."""
         n = len(phrase)
         units = self.units
         hits = []
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
                 negated = (
-                    any(u.neg for u in units[:i]) or any(u.post for u in units[i + n:])
+                    any(u.neg for k, u in enumerate(units[:i]) if k not in licensed)
+                    or any(u.post for u in units[i + n:])
                     or any(  # "it is a myth that …", "wrong to say that …"
                         u.post and "that" in (x.text for x in units[j + 1:j + 4])
                         for j, u in enumerate(units[:i])

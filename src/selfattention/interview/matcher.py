@@ -7,12 +7,16 @@ must all be present in the clause in any order and with any words between them; 
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
 absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
 "不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
-not stated.
+not stated. A group starting with ``~`` is a negation that belongs to the claim ("~without @position",
+"~不影响"): it must be present, and its own negation words do not negate the groups after it (any other
+negation still does: "a Transformer without positions is not a bag of words" states no myth).
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
-stated by a clause that matches one of its patterns and is not a condition or a counterfactual ("if we
-divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth blocks the key points it
-contradicts (``blocks``, per card).
+stated by a clause that matches one of its patterns (its ``!`` groups absent from the clause and from
+the clauses before it in its sentence, which may qualify it, "for long inputs, …", unless they are an
+"if …" that belongs to the myth) and is not a condition or a
+counterfactual ("if we divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth
+blocks the key points it contradicts (``blocks``, per card).
 
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
@@ -38,19 +42,34 @@ class Pattern:
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
     at_least: int = 0  # "K of: a | b | c": at least K of the groups (each concept one group, its forms)
+    licence: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "~a": present; its negation is the claim's
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
         for a key point that is itself a negation, "no learnable parameters") and no ``absent`` group."""
         return self.match_span([clause], polarity)
 
-    def match_span(self, span: Sequence[Clause], polarity: bool = True) -> bool:
-        """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own."""
+    def match_span(
+        self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = ()
+    ) -> bool:
+        """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
+        ``context``: further clauses where an ``absent`` group must not be either (a myth's sentence)."""
         for group in self.absent:
-            if any(c.find(p) for c in span for p in group):
+            if any(c.find(p) for c in (*span, *context) for p in group):
                 return False
+        licensed: dict[int, set[int]] = {}  # clause (by position in span) -> its claim's negation units
+        for group in self.licence:
+            hits = [(k, i, len(p)) for k, c in enumerate(span) for p in group for i, _ in c.find(p)]
+            if not hits:
+                return False
+            for k, i, n in hits:
+                licensed.setdefault(k, set()).update(range(i, i + n))
         found = sum(
-            any(ok or not polarity for c in span for p in group for _, ok in c.find(p))
+            any(
+                ok or not polarity
+                for k, c in enumerate(span) for p in group
+                for _, ok in c.find(p, frozenset(licensed.get(k, ())))
+            )
             for group in self.groups
         )
         return found >= (self.at_least or len(self.groups))
@@ -72,6 +91,7 @@ def parse_pattern(source: str) -> Pattern:
     """``"a b + c | d + !e"`` -> `Pattern` (phrases analysed like answers: lemmas, synonyms, formulas)."""
     groups: list[tuple[tuple[str, ...], ...]] = []
     absent: list[tuple[tuple[str, ...], ...]] = []
+    licence: list[tuple[tuple[str, ...], ...]] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
         rest, *excl = rest.split("+")
@@ -86,13 +106,12 @@ def parse_pattern(source: str) -> Pattern:
         return Pattern(source, tuple(concepts.values()), gone, int(head))
     for raw in source.split("+"):
         raw = raw.strip()
-        neg = raw.startswith("!")
-        alts = _alternatives(raw.lstrip("!"))
+        alts = _alternatives(raw.lstrip("!~"))
         if alts:
-            (absent if neg else groups).append(alts)
+            (absent if raw[:1] == "!" else licence if raw[:1] == "~" else groups).append(alts)
     if not groups:
         raise ValueError(f"pattern {source!r} has no concept to look for")
-    return Pattern(source, tuple(groups), tuple(absent))
+    return Pattern(source, tuple(groups), tuple(absent), licence=tuple(licence))
 
 
 @dataclass(frozen=True)
@@ -135,11 +154,15 @@ class MatchResult:
 def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
 ) -> str | None:
-    for clause in cls:
+    for k, clause in enumerate(cls):
         if myth and (clause.conditional or clause.question):
             continue
+        # a myth's exclusions also hold over the clauses before it in its sentence, which can qualify it:
+        # "对于长序列，计算都在注意力上"; not over an "if …" clause ("if you mask the padding, BN works")
+        same = [c for c in cls[:k] if c.sentence == clause.sentence and not c.conditional]
+        context = same if myth else []
         for src in patterns:
-            if parse_pattern(src).match(clause, polarity):
+            if parse_pattern(src).match_span([clause], polarity, context):
                 return clause.text
     if myth or WINDOW < 2:
         return None
