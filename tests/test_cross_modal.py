@@ -69,6 +69,20 @@ def test_torch_mha_float_masks_add_and_bool_masks_block() -> None:
     torch.testing.assert_close(b, c, rtol=0, atol=1e-12)  # a constant per row cancels in the softmax
 
 
+@pytest.mark.parametrize("lead", [(1,), (1, 1)])
+def test_a_broadcast_mask_becomes_2d_and_works_for_any_batch(lead: tuple[int, ...]) -> None:
+    B, L, h, E = 3, 5, 2, 8
+    ref, ours = _pair(E, h)
+    x = torch.randn(B, L, E, dtype=torch.float64)
+    m = causal_mask(L).reshape(*lead, L, L)  # (1, L, S) or (1, 1, L, S): the course's broadcast shapes
+    attn, _ = to_torch_mha_masks(m, num_heads=h)
+    assert attn.shape == (L, L) and torch.equal(attn, ~causal_mask(L))
+    with torch.no_grad():
+        got = ref(x, x, x, attn_mask=attn, need_weights=False)[0]  # B = 3: a (h, L, S) mask would be refused
+        want = ours(x, mask=causal_mask(L))
+    torch.testing.assert_close(got, want, rtol=0, atol=1e-12)
+
+
 def test_to_torch_mha_masks_refuses_bad_input() -> None:
     with pytest.raises(ValueError, match="boolean"):
         to_torch_mha_masks(torch.zeros(3, 3))

@@ -18,12 +18,23 @@ PROBES = {
         ("soft-cap 会改变分数的顺序。", True),
         ("Soft-capping keeps the order of the scores; it does not change the argmax.", False),
         ("tanh 单调，soft-capping 不会改变顺序。", False),
+        (
+            "Soft-capping changes the gap between the most attended key and the rest, while the order stays.",
+            False,
+        ),
+        ("Capping changes how much weight the top key gets.", False),
+        ("soft-capping 会改变哪个 key 得到最多的注意力。", True),
     ],
     "mh-differential-attention": [
         ("Differential attention still gives a probability distribution over the keys.", True),
         ("差分注意力的权重仍然是概率分布。", True),
         ("In differential attention each row sums to 1 minus lambda and weights can be negative.", False),
         ("差分注意力的权重不再是概率分布，每行和为 1 − λ。", False),
+        (
+            "Differential attention still uses two softmax distributions, one per map, and subtracts them.",
+            False,
+        ),
+        ("差分注意力的权重仍然是 key 上的概率分布。", True),
     ],
     "qkv-remove-wv": [
         ("W_V is redundant in multi-head attention because it can always be folded into W_O.", True),
@@ -34,6 +45,12 @@ PROBES = {
     "qkv-attention-vs-fc": [
         ("Self-attention is just a fully-connected layer over the positions.", True),
         ("自注意力就是位置之间的全连接层。", True),
+        ("MLP-Mixer simply replaces attention with a fully-connected layer across tokens.", False),
+        (
+            "Attention is the same as a fully-connected layer whose weights are computed from the input.",
+            False,
+        ),
+        ("Attention is simply a dense layer across the positions.", True),
         ("Unlike a fully-connected layer, attention computes its mixing weights from the input.", False),
         ("注意力和全连接层不同，它的权重由输入计算。", False),
     ],
@@ -48,12 +65,23 @@ PROBES = {
         ("In nn.MultiheadAttention True means blocked, the opposite of SDPA, so invert the mask.", False),
         ("A float mask is added to the scores: -inf blocks, 0/1 only shifts them.", False),
         ("key_padding_mask is (B, S) and hides padded keys; attn_mask is (L, S) or (B*h, L, S).", False),
+        (
+            "Both SDPA and the course use True = may attend, "
+            "while nn.MultiheadAttention uses True = blocked.",
+            False,
+        ),
+        ("Both nn.MultiheadAttention and SDPA use True = may attend.", True),
     ],
     "mask-cross-attention-multimodal": [
         ("Every multimodal model uses cross-attention to connect image and text.", True),
         ("LLaVA uses cross-attention between the image and the text.", True),
         ("所有多模态模型都用交叉注意力连接图像和文本。", True),
         ("In diffusion models the text tokens are the queries over the image.", True),
+        ("In Flamingo the text tokens are the queries over the visual tokens.", False),
+        ("In MM-DiT text tokens are queries too, since text and image share one joint attention.", False),
+        ("Each multimodal model of the Flamingo family uses gated cross-attention.", False),
+        ("Every vision-language model connects the image to the text with cross-attention.", True),
+        ("In text-to-image diffusion the text tokens are the queries over the image.", True),
         ("LLaVA does not use cross-attention; it concatenates image tokens with the text.", False),
         (
             "In Stable Diffusion the image latents are the queries and the text tokens give keys and values.",
@@ -70,6 +98,13 @@ PROBES = {
         ("DIN 和 Transformer 一样用 softmax 归一化权重。", True),
         ("DIN drops the softmax so the weights need not sum to 1.", False),
         ("DIN 去掉了 softmax，权重不必和为 1。", False),
+        (
+            "The paper drops the softmax, although DIN's public demo code "
+            "still normalises the scores with a softmax.",
+            False,
+        ),
+        ("DIN 论文去掉了 softmax，但公开代码里仍然用 softmax 归一化分数。", False),
+        ("DIN normalises its attention weights with a softmax like a Transformer.", True),
         ("The candidate is the single query over the behaviour sequence.", False),
     ],
     "cx-dynamic-sparse": [

@@ -1,8 +1,9 @@
 """What the value projection and input-dependent mixing buy: two small, exact experiments.
 
 - ``fit_without_value_projection``: with the attention pattern fixed, refit W_O for a layer whose values
-  are the raw input (no W_V). One head loses nothing (W_V folds into W_O); several heads do, because head i
-  can then only move its own slice of the input's channels.
+  are the raw input (no W_V). One head loses nothing (W_V folds into W_O); with several heads the function
+  class is strictly smaller, because head i can then only move its own slice of the input's channels, so
+  generic weights lose something (a block-diagonal W_V, each head reading only its own slice, loses nothing).
 - ``FixedTokenMixing``: a fully-connected layer across positions (an n × n learned matrix), the baseline
   attention is compared with: its mixing weights do not depend on the input and need a fixed n.
 """
@@ -21,10 +22,10 @@ __all__ = ["FixedTokenMixing", "fit_without_value_projection"]
 def fit_without_value_projection(mha: MultiHeadAttention, x: torch.Tensor) -> tuple[torch.Tensor, float]:
     """Best W_O (least squares) for ``mha`` with its value projection removed, and the relative residual.
 
-    x (B, n, d_model). The target is ``mha(x)`` without biases' effect on the fit removed: we fit
-    ``concat_i(A_i X_i) W + b`` to ``mha(x)``, where A_i are mha's attention weights and X_i head i's slice of
-    the input channels (what V_i becomes when W_V = I). Returns (W of shape (d_model + 1, d_model), residual),
-    residual = ||fit − target|| / ||target||.
+    x (B, n, d_model). We fit ``concat_i(A_i X_i) W + b`` to the layer's own output ``mha(x)`` (biases
+    included: b_V folds into b because the rows of A sum to 1), where A_i are mha's attention weights and X_i
+    head i's slice of the input channels (what V_i becomes when W_V = I). Returns (W of shape
+    (d_model + 1, d_model), residual), residual = ||fit − target|| / ||target||.
     """
     if not isinstance(mha, MultiHeadAttention) or mha.num_kv_heads != mha.num_heads:
         raise ValueError("mha must be a MultiHeadAttention with num_kv_heads == num_heads")

@@ -3,7 +3,9 @@
 - ``GatedCrossAttention``: text tokens (queries) read visual tokens (keys/values) through a tanh gate that
   starts at 0, so a frozen language model is unchanged at initialisation (Alayrac et al. 2022, §2.2).
 - ``TargetAttention``: the candidate item is the one query over a user's behaviour sequence (Zhou et al.
-  2018, DIN); DIN's weights are *not* softmax-normalised, so the pooled interest keeps its intensity.
+  2018, DIN). In the paper (§4.3) DIN's weights are *not* softmax-normalised, so the pooled interest keeps its
+  intensity; the authors' public demo code keeps a softmax over scores scaled by 1/√H (issues #74 and #91 of
+  zhougr1993/DeepInterestNetwork). ``normalise=True`` applies a softmax (without that scale).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class TargetAttention(nn.Module):
     """Candidate (B, d) attends over behaviours (B, T, d) -> pooled interest (B, d).
 
     ``scorer``: "mlp" (DIN's activation unit on [e, c, e − c, e ⊙ c]) or "dot" (c·e/√d).
-    ``normalise``: softmax over the behaviours (ordinary attention) or DIN's raw weights (no softmax).
+    ``normalise``: softmax over the behaviours (ordinary attention) or the DIN paper's raw weights.
     ``pad`` (B, T) bool, True = a real behaviour; padded behaviours get weight 0 either way.
     """
 

@@ -158,6 +158,9 @@ def to_torch_mha_masks(
     nn.MultiheadAttention reads a boolean mask as True = *blocked*, takes ``attn_mask`` as (L, S) or
     (B·num_heads, L, S) — batch-major: row ``b·num_heads + head`` — and ``key_padding_mask`` as (B, S).
     ``mask``: (L, S), (B, L, S) or (B, h or 1, L, S); ``pad``: (B, S), True = real key.
+    A mask shared by the batch and the heads, (1, L, S) or (1, 1, L, S) (e.g. ``causal_mask(L)[None, None]``),
+    becomes a 2-D (L, S) ``attn_mask``, which nn.MultiheadAttention accepts for any batch size. Any other 3-D
+    or 4-D mask becomes (B·num_heads, L, S), so its leading dim must be the real batch size.
     """
     num_heads = check_positive_int(num_heads, "num_heads")
     attn = None
@@ -174,7 +177,10 @@ def to_torch_mha_masks(
             if m.shape[1] not in (1, num_heads):
                 raise ValueError(f"mask's head dim must be 1 or num_heads={num_heads}: got {_shape(mask)}")
             B, _, L, S = m.shape
-            attn = (~m).expand(B, num_heads, L, S).reshape(B * num_heads, L, S)  # (B·h, L, S)
+            if m.shape[:2] == (1, 1):
+                attn = ~m[0, 0]  # shared by batch and heads: (L, S) broadcasts over any batch
+            else:
+                attn = (~m).expand(B, num_heads, L, S).reshape(B * num_heads, L, S)  # (B·h, L, S)
     kpm = None
     if pad is not None:
         if not isinstance(pad, torch.Tensor) or pad.dtype != torch.bool or pad.ndim != 2:

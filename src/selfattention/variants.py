@@ -3,7 +3,7 @@
 - ``soft_cap``: Gemma 2's logit soft-capping, c·tanh(s/c) (attention logits capped at 50, final
   logits at 30).
 - ``differential_attention``: the Differential Transformer's difference of two softmax maps,
-  (softmax(Q1 K1ᵀ/√d) − λ·softmax(Q2 K2ᵀ/√d)) V (Ye et al. 2024), which cancels attention both maps
+  (softmax(Q1 K1ᵀ/√d) − λ·softmax(Q2 K2ᵀ/√d)) V (Ye et al., ICLR 2025), which cancels attention both maps
   give alike.
 """
 
