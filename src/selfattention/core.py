@@ -12,7 +12,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ._checks import _shape, broadcast_shape, broadcastable_to, check_bias, check_has_keys, check_mask, check_qkv
+from ._checks import (
+    _shape,
+    broadcast_shape,
+    broadcastable_to,
+    check_bias,
+    check_has_keys,
+    check_mask,
+    check_qkv,
+)
 
 __all__ = ["softmax", "scaled_dot_product_attention", "attention_steps", "AttentionSteps"]
 
