@@ -84,7 +84,8 @@ def linear_attention(
     attention, not an approximation of it; O(n d_k d_v) time, never an n x n tensor.
     For float16 / bfloat16 inputs the features, both sums and the division run in float32 and only the
     output is cast back: the normaliser is about n_k d_k (elu + 1 features are ~1), past fp16's 65504 at
-    n_k d_k ~ 65k, and finite / inf would give exact zeros. n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
+    n_k d_k ~ 65k, and finite / inf would give exact zeros.
+    n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)
     check_has_keys(k)
