@@ -114,3 +114,43 @@ def test_linear_attention_checks_its_inputs() -> None:
     with pytest.raises(ValueError):
         linear_attention(q, torch.randn(1, 1, 4, 7), torch.randn(1, 1, 4, 8))
     assert linear_attention(q, torch.randn(1, 1, 6, 8), torch.randn(1, 1, 6, 3)).shape == (1, 1, 4, 3)
+
+
+@pytest.mark.parametrize("n", [1024, 4096])
+@pytest.mark.parametrize("dtype,tol", [(torch.float16, 5e-3), (torch.bfloat16, 3e-2)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_linear_attention_16_bit_matches_float64(n, dtype, tol, causal) -> None:
+    """The normaliser is ~n_k d_k (> fp16's 65504 at n = 1024, d_k = 64): the sums must not run in fp16.
+
+    finite / inf = 0, so the fp16 output used to be exactly 0 (all rows non-causal, the later rows causal);
+    a relative error per row catches those zeros (error 1) and any loss of range or precision.
+    """
+    from selfattention import linear_attention
+
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 1, n, 64, generator=g) for _ in range(3))
+    ref = linear_attention(q.double(), k.double(), v.double(), causal=causal)  # (1, 1, n, 64)
+    out = linear_attention(q.to(dtype), k.to(dtype), v.to(dtype), causal=causal)
+    assert out.dtype == dtype
+    assert int((out.abs().amax(dim=-1) == 0).sum()) == 0  # no row silently zero
+    rel = (out.double() - ref).abs().amax(dim=-1) / ref.abs().amax(dim=-1)  # (1, 1, n) per row
+    assert float(rel.max()) < tol
+
+
+def test_attention_functions_agree_on_empty_keys_and_queries() -> None:
+    """n_k = 0: the same ValueError everywhere (no zeros, no NaN); n_q = 0: an empty (..., 0, d_v) output."""
+    from selfattention import linear_attention
+    from selfattention.random_features import performer_attention
+
+    def performer(q, k, v):
+        return performer_attention(q, k, v, 16, torch.Generator().manual_seed(0))
+
+    funcs = (scaled_dot_product_attention, tiled_attention, linear_attention, performer)
+    q, k0, v0 = torch.randn(2, 3, 8), torch.randn(2, 0, 8), torch.randn(2, 0, 4)
+    for f in funcs:
+        with pytest.raises(ValueError, match="at least one key"):
+            f(q, k0, v0)
+    q0, k, v = torch.randn(2, 0, 8), torch.randn(2, 5, 8), torch.randn(2, 5, 4)
+    for f in funcs:
+        assert f(q0, k, v).shape == (2, 0, 4)
+    assert tiled_attention(q0, k, v, causal=True).shape == (2, 0, 4)

@@ -1376,3 +1376,226 @@ def test_a_myth_s_exclusions_hold_over_the_clauses_before_it_but_not_over_an_if(
     assert check_answer("计算都在注意力上，长序列更是如此。", [], tell).stated  # after it: not a qualifier
     tell = [Tell(("batchnorm + work + !mask",), myth="m")]
     assert check_answer("If you mask the padding, BatchNorm works fine.", [], tell).stated
+
+
+
+
+# --- Second review of chapters 06-09 (round 2): patterns need the myth's own subject and claim. The correct
+# sentences below were flagged by the old registry (contrasts such as "Performer approximates attention;
+# FlashAttention is exact", reversed comparisons, the myths' own corrections); each myth's own statement in
+# the registry, EN and 中文, must be caught by every card that refers to it.
+CH0609_R2_CORRECT = [
+    ('rnn-positional-information', 'Pooled over positions, self-attention becomes permutation invariant.'),
+    ('rnn-positional-information', 'Mean pooling the outputs makes the model permutation invariant.'),
+    (
+        'rnn-positional-information',
+        'Self-attention followed by mean pooling is permutation invariant, which suits set inputs.',
+    ),
+    ('rnn-positional-information', '对输出做平均池化之后，模型才是置换不变的。'),
+    ('rnn-why-attention', 'At inference an RNN step is cheaper than attention over a long cache.'),
+    ('rnn-why-attention', 'Per generated token, an RNN is cheaper than attention at long context.'),
+    ('rnn-why-attention', '长上下文生成时，RNN 每步比注意力便宜。'),
+    ('rnn-why-attention', 'Attention is cheaper than an LSTM only when n is below 2d.'),
+    ('rnn-why-attention', 'Attention needs fewer FLOPs than an LSTM when n < 2d.'),
+    (
+        'cx-long-context-memory',
+        'Long-context inference is limited by the quadratic prefill compute and by the KV cache.',
+    ),
+    (
+        'cx-long-context-memory',
+        'For long-context inference the main bottleneck is the KV cache, and prefill compute stays '
+        'quadratic.',
+    ),
+    (
+        'cx-long-context-memory',
+        'Without a fused kernel, long-context inference is limited by the n by n matrix in prefill.',
+    ),
+    ('cx-flashattention', 'Sparse attention is an approximation of full attention; FlashAttention is exact.'),
+    (
+        'cx-flashattention',
+        'Linformer approximates attention with a low-rank projection. FlashAttention does not.',
+    ),
+    (
+        'cx-flashattention',
+        'Performer approximates attention with random features, but FlashAttention computes it exactly.',
+    ),
+    ('cx-flashattention', 'Causal block skipping reduces compute by almost half.'),
+    ('cx-flashattention', 'Recomputation in the backward pass adds compute but reduces memory.'),
+    ('cx-flashattention', 'It spends more compute in the backward pass and reduces HBM traffic.'),
+    (
+        'cx-sparse-linear',
+        'FlashAttention computes the same result as softmax attention; linear attention does not.',
+    ),
+    ('cx-sparse-linear', 'FlashAttention 的结果与标准注意力相同，线性注意力则不同。'),
+    ('cx-sparse-linear', 'Linear attention is faster only for long sequences, when n is larger than d.'),
+    ('cx-sparse-linear', 'Linear attention is only faster once n exceeds d.'),
+    (
+        'cx-online-softmax',
+        "Each block uses its own local maximum; the rescaling by exp(m - m') then makes the result "
+        'exact.',
+    ),
+    ('cx-online-softmax', "分块之后再用 exp(m − m') 重新缩放，所以结果是精确的。"),
+    ('cx-online-softmax', 'Performer is an approximation; the online softmax is exact.'),
+    ('bias-t5-buckets', '每个头学一个标量偏置，对所有层共享。'),
+    ('bias-t5-buckets', '这些标量是学出来的，对每个头各一组。'),
+    ('bias-t5-buckets', 'T5 对每一对位置先算距离，再查这个距离所在的桶。'),
+    (
+        'bias-rope-alibi',
+        'Sinusoidal and learned absolute encodings add a position vector to the embeddings; RoPE '
+        'instead rotates q and k.',
+    ),
+    (
+        'bias-rope-alibi',
+        'Absolute position embeddings are added to the token embeddings, while RoPE rotates queries and '
+        'keys.',
+    ),
+    ('bias-rope-alibi', '绝对位置编码把位置向量加到嵌入上；RoPE 旋转 query 和 key。'),
+    (
+        'bias-mask-conventions',
+        'In nn.MultiheadAttention, True means blocked for both key_padding_mask and attn_mask.',
+    ),
+    ('bias-mask-conventions', 'In SDPA a boolean True means the position may be attended.'),
+    ('bias-alibi', 'ALiBi fixes the slopes; later variants learn the slopes.'),
+    ('dva-dot-vs-additive', 'Additive attention has the same O(n^2 d) complexity as dot-product attention.'),
+    (
+        'dva-dot-vs-additive',
+        'They have the same asymptotic complexity and dot-product attention has a lower constant.',
+    ),
+    ('dva-dot-vs-additive', 'Dot-product attention is O(n^2 d) too, with a smaller constant factor.'),
+    ('dva-dot-vs-additive', '加性注意力和点积注意力的复杂度相同，都是 O(n² d)。'),
+    ('dva-cost', 'The pairwise part is quadratic and the projections are linear in n.'),
+    ('dva-cost', 'The quadratic term exceeds the projections only when n is large.'),
+    (
+        'dva-additive-scaling',
+        "Additive attention's score is bounded by the tanh, so scaling by sqrt d is unnecessary.",
+    ),
+    ('dva-additive-scaling', 'For additive attention, dividing by sqrt d is not needed.'),
+    (
+        'dva-variants',
+        'Dot-product attention per head is a low-rank bilinear form, less expressive than a full-rank '
+        'general score per head, but multi-head attention combines them.',
+    ),
+    ('dva-variants', '缩放点积注意力的表达能力并不比 general 注意力弱。'),
+    ('dva-variants', '缩放点积注意力的表达能力不一定比 general 弱。'),
+    ('dva-variants', '缩放点积注意力的表达能力并不一定比 general 弱。'),
+    ('rnn-inference-cost', 'RNN 总是要按顺序计算，训练时无法并行。'),
+    (
+        'rnn-inference-cost',
+        "RNN decoding is always constant cost per token, whereas a Transformer's grows with context.",
+    ),
+    (
+        'cx-time-space',
+        'In a long-context block the attention computation takes the main share once n exceeds 6d.',
+    ),
+    ('cx-time-space', 'n 大于 6d 时，注意力的计算占主要部分。'),
+    ('cx-time-space', 'A naive implementation must store the n by n matrix.'),
+    (
+        'cx-time-space',
+        'Trained with autograd through a tiled forward, the attention matrix must still be stored for '
+        'backward.',
+    ),
+    ('cx-time-space', '朴素实现必须存下 n×n 矩阵。'),
+    (
+        'cx-kv-cache-memory',
+        'With GQA the cache depends on the number of KV heads, not on the number of query heads.',
+    ),
+    ('cx-kv-cache-memory', 'The number of query heads does not change the cache.'),
+    (
+        'bias-what-is-attention-bias',
+        'The attention bias is a matrix added to the scores; in Hugging Face configs attention_bias is '
+        'the flag for the Q, K, V projection biases.',
+    ),
+    ('bias-what-is-attention-bias', 'It is added to the logits; b_Q and b_K are something else.'),
+    ('bias-k-bias-redundant', 'Without RoPE b_K cancels in the softmax, but b_Q does not cancel.'),
+    ('bias-k-bias-redundant', 'b_K 在 softmax 中被抵消，但 b_Q 不会被抵消。'),
+    (
+        'dva-variants',
+        'On projected vectors an extra W adds nothing; per head, against a full-rank W on the raw '
+        'inputs, one head is limited to rank d_k.',
+    ),
+]
+
+CH0609_R2_MYTHS = [
+    ('rnn-positional-information', 'Self-attention is permutation invariant.'),
+    ('rnn-positional-information', '自注意力是置换不变的。'),
+    ('rnn-why-attention', 'Attention is cheaper than an RNN.'),
+    ('rnn-why-attention', '注意力比 RNN 计算量小。'),
+    ('rnn-why-attention', '注意力比 RNN 便宜。'),
+    ('rnn-complexity', "An RNN's space complexity is O(d^2)."),
+    ('rnn-complexity', 'RNN 的空间复杂度是 O(d²)。'),
+    ('cx-long-context-memory', 'Long-context inference is limited by the n by n matrix.'),
+    ('cx-long-context-memory', '长上下文推理受限于 n×n 矩阵。'),
+    ('cx-kv-cache-memory', 'The cache size depends on the number of query heads.'),
+    ('cx-kv-cache-memory', 'cache 大小取决于 query 头数。'),
+    ('cx-flashattention', 'FlashAttention is an approximation of attention.'),
+    ('cx-flashattention', 'FlashAttention 是注意力的近似。'),
+    ('cx-flashattention', 'FlashAttention reduces the O(n^2) compute.'),
+    ('cx-flashattention', 'FlashAttention 降低了 O(n²) 的计算量。'),
+    (
+        'cx-online-softmax',
+        'Blockwise softmax is an approximation because each block is normalised separately.',
+    ),
+    ('cx-online-softmax', '分块 softmax 因为每块单独归一化所以是近似。'),
+    ('cx-sparse-linear', 'Linear attention computes the same result as softmax attention, only faster.'),
+    ('cx-sparse-linear', '线性注意力和 softmax 注意力结果相同，只是更快。'),
+    ('bias-what-is-attention-bias', 'Attention bias means the bias vectors of the Q, K, V projections.'),
+    ('bias-what-is-attention-bias', '注意力偏置指 Q、K、V 投影的偏置向量。'),
+    ('bias-k-bias-redundant', 'Since b_K cancels, b_Q must cancel too by symmetry.'),
+    ('bias-alibi', 'ALiBi slopes are learned.'),
+    ('bias-alibi', 'ALiBi 的斜率是学出来的。'),
+    ('bias-t5-buckets', 'T5 learns a separate bias for every pair of positions.'),
+    ('bias-t5-buckets', 'T5 为每一对位置单独学一个偏置。'),
+    ('bias-rope-alibi', 'RoPE adds a position vector to the embeddings.'),
+    ('bias-rope-alibi', 'RoPE 是给嵌入加一个位置向量。'),
+    ('bias-mask-conventions', 'A boolean True always means masked.'),
+    ('bias-mask-conventions', '布尔值 True 总是表示被屏蔽。'),
+    ('dva-dot-vs-additive', 'Dot-product attention has a lower complexity than additive attention.'),
+    ('dva-dot-vs-additive', '点积注意力的复杂度比加性注意力低。'),
+    ('dva-variants', 'Scaled dot-product attention is less expressive than the general bilinear score.'),
+    ('dva-variants', '缩放点积注意力的表达能力比 general 双线性打分弱。'),
+    ('dva-cost', 'Additive attention projects every query-key pair.'),
+    ('dva-cost', '加性注意力要对每个 query-key 对做投影。'),
+    ('dva-additive-scaling', 'Additive attention also needs 1/sqrt(d) because its input is d-dimensional.'),
+    ('dva-additive-scaling', '加性注意力的输入也是 d 维的，所以也需要除以 √d。'),
+    ('rnn-inference-cost', 'Transformers are faster than RNNs at everything.'),
+    ('rnn-inference-cost', 'Transformer 在所有方面都比 RNN 快。'),
+    ('rnn-drawbacks', 'Attention is wasteful on short sequences.'),
+    ('cx-time-space', 'Attention is always the most expensive part of a Transformer.'),
+    ('cx-time-space', '注意力永远是 Transformer 最贵的部分。'),
+    ('cx-time-space', 'Self-attention needs O(n^2) memory no matter what.'),
+    ('bias-mask-conventions', 'True 总是表示屏蔽。'),
+    ('bias-alibi', 'ALiBi 的斜率是训练出来的。'),
+    ('rnn-complexity', 'RNN 需要 O(d²) 的空间。'),
+    ('cx-sparse-linear', '线性注意力的输出和 softmax 注意力完全一样。'),
+    ('cx-flashattention', 'FlashAttention cuts the FLOPs of attention.'),
+    (
+        'dva-variants',
+        'Dot-product attention has no parameters, so it is less expressive than general attention.',
+    ),
+]
+
+
+def _ch0609_cards() -> list:
+    return [card for card in CARDS if card.chapter[:2] in {"06", "07", "08", "09"}]
+
+
+def _ch0609_registry_sentences(part: int) -> list[tuple[str, str]]:
+    """(card, the myth sentence (part 0) or its correction (part 1)) for every myth of the 06-09 cards."""
+    from selfattention.interview.language import split_misconception
+
+    registry = load_myths()
+    return [
+        (card.id, split_misconception(registry[tell.myth][lang], lang)[part])
+        for card in _ch0609_cards() for tell in card.tells for lang in ("en", "zh")
+    ]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_R2_CORRECT + _ch0609_registry_sentences(1))
+def test_correct_chapter_06_09_answers_of_the_second_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_R2_MYTHS + _ch0609_registry_sentences(0))
+def test_chapter_06_09_myths_of_the_second_review_and_the_registry_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

@@ -75,6 +75,12 @@ def check_qkv(q: object, k: object, v: object) -> None:
         check_finite(t, name)
 
 
+def check_has_keys(k: torch.Tensor) -> None:
+    """Raise unless there is at least one key: with n_k = 0 every output row would have to be invented."""
+    if k.shape[-2] == 0:
+        raise ValueError(f"k and v must hold at least one key (n_k >= 1): got k {_shape(k)}")
+
+
 def broadcast_shape(*shapes: Sequence[int]) -> tuple[int, ...] | None:
     """NumPy broadcasting of ``shapes``; None if they do not broadcast (pure Python, fast)."""
     n = max((len(s) for s in shapes), default=0)

@@ -12,7 +12,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ._checks import _shape, broadcast_shape, broadcastable_to, check_bias, check_mask, check_qkv
+from ._checks import (
+    _shape,
+    broadcast_shape,
+    broadcastable_to,
+    check_bias,
+    check_has_keys,
+    check_mask,
+    check_qkv,
+)
 
 __all__ = ["softmax", "scaled_dot_product_attention", "attention_steps", "AttentionSteps"]
 
@@ -62,8 +70,7 @@ def scaled_dot_product_attention(
     A query whose row is fully masked gets output 0 (and weights 0), never NaN.
     """
     check_qkv(q, k, v)
-    if k.shape[-2] == 0:  # both paths would have to invent an answer (zeros, or an IndexError)
-        raise ValueError(f"k and v must hold at least one key (n_k >= 1): got k {_shape(k)}")
+    check_has_keys(k)  # with n_k = 0 both paths would have to invent an answer (zeros, or an IndexError)
     batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2])  # checked: not None
     assert batch is not None
     target = (*batch, q.shape[-2], k.shape[-2])  # (..., n_q, n_k)

@@ -13,7 +13,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from ._checks import broadcast_shape, check_positive_int, check_qkv
+from ._checks import broadcast_shape, check_has_keys, check_positive_int, check_qkv
 
 __all__ = ["linear_attention", "tiled_attention"]
 
@@ -29,8 +29,10 @@ def tiled_attention(
     """(..., n_q, d_k) x (..., n_k, d_k) x (..., n_k, d_v) -> (..., n_q, d_v), blockwise in O(block^2) memory.
 
     ``causal`` uses the end-aligned mask of ``causal_mask`` (query i sits at n_k - n_q + i).
+    n_k = 0 raises ``ValueError`` (as in ``scaled_dot_product_attention``); n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)
+    check_has_keys(k)
     block_size = check_positive_int(block_size, "block_size")
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
@@ -39,7 +41,8 @@ def tiled_attention(
     neg_inf = float("-inf")
     # the running sums in float32 for 16-bit inputs (in fp16 l overflows past 65504 at ~65k similar keys)
     acc_t = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
-    blocks = []
+    batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2]) or ()
+    blocks = [q.new_zeros((*batch, 0, v.shape[-1]))]  # (..., 0, d_v): n_q = 0 returns this empty output
     for qs in range(0, n_q, block_size):
         qe = min(qs + block_size, n_q)
         q_blk = q[..., qs:qe, :].to(acc_t) * scale  # (..., bq, d_k)
@@ -64,7 +67,6 @@ def tiled_attention(
             acc = pv if acc is None else alpha * acc + pv  # (..., bq, d_v)
             m = m_new
         if acc is None:  # no key visible to this whole block (causal with n_q > n_k)
-            batch = broadcast_shape(q.shape[:-2], k.shape[:-2], v.shape[:-2]) or ()
             blocks.append(q.new_zeros((*batch, bq, v.shape[-1])))  # (..., bq, d_v)
             continue
         out_blk = acc / torch.where(l == 0, torch.ones_like(l), l)  # (..., bq, d_v); empty rows -> 0
@@ -80,11 +82,19 @@ def linear_attention(
     o_i = phi(q_i)^T (sum_j phi(k_j) v_j^T) / phi(q_i)^T sum_j phi(k_j) with phi = elu + 1 (Katharopoulos et
     al. 2020), the sums over j <= i when ``causal`` (then n_q must equal n_k). A different model from softmax
     attention, not an approximation of it; O(n d_k d_v) time, never an n x n tensor.
+    For float16 / bfloat16 inputs the features, both sums and the division run in float32 and only the
+    output is cast back: the normaliser is about n_k d_k (elu + 1 features are ~1), past fp16's 65504 at
+    n_k d_k ~ 65k, and finite / inf would give exact zeros.
+    n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)
+    check_has_keys(k)
     if causal and q.shape[-2] != k.shape[-2]:
         shapes = f"q {tuple(q.shape)}, k {tuple(k.shape)}"
         raise ValueError(f"causal linear attention needs n_q == n_k: got {shapes}")
+    out_t = q.dtype
+    acc_t = torch.float32 if out_t in (torch.float16, torch.bfloat16) else out_t
+    q, k, v = q.to(acc_t), k.to(acc_t), v.to(acc_t)
     fq, fk = F.elu(q) + 1, F.elu(k) + 1  # (..., n_q, d_k), (..., n_k, d_k): positive features
     if causal:
         kv = torch.einsum("...nd,...ne->...nde", fk, v).cumsum(dim=-3)  # (..., n, d_k, d_v): n prefix states
@@ -93,4 +103,4 @@ def linear_attention(
     else:
         num = fq @ (fk.transpose(-2, -1) @ v)  # (..., n_q, d_v): the d_k x d_v sum first
         den = fq @ fk.sum(dim=-2).unsqueeze(-1)  # (..., n_q, 1)
-    return num / den  # (..., n_q, d_v)
+    return (num / den).to(out_t)  # (..., n_q, d_v), cast once, at the end

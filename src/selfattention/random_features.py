@@ -29,7 +29,7 @@ import math
 
 import torch
 
-from ._checks import check_positive_int, check_qkv
+from ._checks import check_has_keys, check_positive_int, check_qkv
 
 __all__ = ["favor_features", "performer_attention"]
 
@@ -64,6 +64,7 @@ def performer_attention(
     docstring); ``stabilizer=0`` gives the plain estimator, exactly.
     """
     check_qkv(q, k, v)
+    check_has_keys(k)  # n_k = 0 would give 0 / 0
     m = check_positive_int(num_features, "num_features")
     d_k = q.shape[-1]
     omega = torch.randn(m, d_k, generator=generator, dtype=q.dtype, device=q.device)  # (m, d_k)
