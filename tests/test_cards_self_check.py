@@ -31,3 +31,24 @@ def test_each_key_point_earns_itself_and_states_no_myth(card) -> None:
             result = card.check(point)
             assert i in result.covered, (card.id, lang, i, point)
             assert not result.stated, (card.id, lang, i, result.stated)
+
+
+def _myth_sentences() -> list[tuple[str, str, str]]:
+    from selfattention.interview.bank import load_myths
+    from selfattention.interview.patterns import split_misconception
+
+    registry = load_myths()
+    out = []
+    for card in CARDS:
+        for tell in card.tells:
+            for lang in ("en", "zh"):
+                out.append((card.id, tell.myth, split_misconception(registry[tell.myth][lang], lang)[0]))
+    return out
+
+
+@pytest.mark.parametrize(("cid", "myth", "sentence"), _myth_sentences())
+def test_each_myth_s_own_statement_is_caught_by_every_card_that_uses_it(
+    cid: str, myth: str, sentence: str
+) -> None:
+    card = next(c for c in CARDS if c.id == cid)
+    assert myth in {card.tells[j].myth for j in card.check(sentence).stated}, (cid, myth, sentence)
