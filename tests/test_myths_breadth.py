@@ -146,7 +146,8 @@ PROBES = {
             False,
         ),
         (
-            'In Bahdanau attention the encoder runs once over the source; the decoder then attends at each step.',
+            "In Bahdanau attention the encoder runs once over the source; "
+            "the decoder then attends at each step.",
             False,
         ),
         ('With attention the encoder is run once and all its states are kept.', False),
@@ -166,16 +167,19 @@ PROBES = {
         ("每个位置仍然关注 [MASK]，只有填充被屏蔽。", False),
         ("[MASK] 和注意力掩码不同，它隐藏的是 token 的身份。", False),
         (
-            'An attention mask works like setting scores to minus infinity; the [MASK] token only replaces the input.',
+            "An attention mask works like setting scores to minus infinity; "
+            "the [MASK] token only replaces the input.",
             False,
         ),
         (
-            'The attention mask in BERT is the same as a padding mask; [MASK] is a token, not a mask on attention.',
+            "The attention mask in BERT is the same as a padding mask; "
+            "[MASK] is a token, not a mask on attention.",
             False,
         ),
         ("BERT's attention mask is like a padding mask: it skips only [PAD] tokens.", False),
         (
-            "In GPT the causal mask works like an attention mask over future keys; BERT's [MASK] is an input token.",
+            "In GPT the causal mask works like an attention mask over future keys; "
+            "BERT's [MASK] is an input token.",
             False,
         ),
         ('BERT 的注意力掩码相当于填充掩码；[MASK] 只是一个 token。', False),

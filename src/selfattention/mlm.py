@@ -2,10 +2,11 @@
 
 ``mlm_corrupt`` chooses each eligible position independently with probability ``p`` (the convention of
 Hugging Face's ``DataCollatorForLanguageModeling``; BERT's original ``create_pretraining_data.py`` picks a
-fixed count, round(0.15 · length) capped by ``max_predictions_per_seq``, per sequence: both give 15 %); of the chosen, 80 % become the
-[MASK] token, 10 % a uniformly random token, 10 % stay unchanged; the labels hold the original token at the
-chosen positions and -100 (PyTorch's ``ignore_index``) everywhere else. It hides *token identities* in the
-input; it is not an attention mask: every position, [MASK] included, is still attended to.
+fixed count, round(0.15 · length) capped by ``max_predictions_per_seq``, per sequence: both give 15 %); of
+the chosen, 80 % become the [MASK] token, 10 % a uniformly random token, 10 % stay unchanged; the labels
+hold the original token at the chosen positions and -100 (PyTorch's ``ignore_index``) everywhere else. It
+hides *token identities* in the input; it is not an attention mask: every position, [MASK] included, is
+still attended to.
 """
 
 from __future__ import annotations
