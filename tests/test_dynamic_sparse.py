@@ -99,3 +99,31 @@ def test_causal_needs_square() -> None:
     q, k, v = _qkv(n_q=8, n_k=16)
     with pytest.raises(ValueError, match="n_q == n_k"):
         block_topk_attention(q, k, v, block_size=4, top_k=2, causal=True)
+
+
+def test_gate_is_the_true_mean_of_a_short_last_block() -> None:
+    # n_k = 9, blocks of 4: the last block holds one key. Block sums 2.0, 1.2, 1.0; true means 0.5, 0.3,
+    # 1.0; means over the padded size 0.5, 0.3, 0.25. Only the true mean ranks the short block first.
+    q = torch.tensor([[1.0, 0.0]], dtype=torch.float64)
+    k = torch.tensor([[0.5, 0.0]] * 4 + [[0.3, 0.0]] * 4 + [[1.0, 0.0]], dtype=torch.float64)
+    mask = block_topk_mask(q, k, block_size=4, top_k=1)
+    assert mask[0].tolist() == [False] * 8 + [True]
+
+
+def test_gate_ranks_blocks_by_their_mean_with_a_short_last_block() -> None:
+    q, k, _ = _qkv(n_q=16, n_k=30, seed=3)  # blocks of 8: the last holds 6 keys
+    mask = block_topk_mask(q, k, block_size=8, top_k=2)
+    means = torch.stack([k[..., s : s + 8, :].mean(-2) for s in range(0, 30, 8)], -2)  # (2, 3, 4, d)
+    best = (q @ means.transpose(-2, -1)).topk(2, dim=-1).indices.sort(-1).values
+    blocks = torch.stack([mask[..., s : s + 8].any(-1) for s in range(0, 30, 8)], -1)  # (2, 3, 16, 4)
+    assert torch.equal(blocks.nonzero()[:, -1].view(2, 3, 16, 2), best)
+    assert (blocks[..., 3].sum() > 0) and (mask.sum(-1) <= 16).all()  # the short block is chosen somewhere
+
+
+def test_gate_in_float32_for_bf16_inputs() -> None:
+    # MoBA's reference scores blocks in float32; a bf16 gate ranks blocks differently for some queries
+    g = torch.Generator().manual_seed(1)  # with a bf16 gate, 1 of these 64 queries picks other blocks
+    q = torch.randn(64, 64, generator=g).bfloat16()
+    k = torch.randn(4096, 64, generator=g).bfloat16()
+    got = block_topk_mask(q, k, block_size=512, top_k=2)
+    assert torch.equal(got, block_topk_mask(q.float(), k.float(), block_size=512, top_k=2))

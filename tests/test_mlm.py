@@ -101,3 +101,11 @@ def test_rejects_float_tokens_and_out_of_range() -> None:
         mlm_corrupt(torch.zeros(4), MASK, V)
     with pytest.raises(ValueError, match="tokens must lie"):
         mlm_corrupt(torch.tensor([V]), MASK, V)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.bool])
+def test_unsigned_tokens_are_refused(dtype: torch.dtype) -> None:
+    # -100 does not fit an unsigned dtype: uint8 labels would silently hold 156 at the unchosen positions
+    x = torch.randint(0, 2, (4, 8)).to(dtype)
+    with pytest.raises(ValueError, match="signed integer"):
+        mlm_corrupt(x, 1, 2)

@@ -116,6 +116,21 @@ PROBES = {
         ("MoBA equals full attention only when every block is kept.", False),
         ("MoBA 是近似，可能漏掉 key，不同于 FlashAttention。", False),
         ("DSA 的 lightning indexer 选出前 k 个 token。", False),
+        ("FlashAttention gives exactly the same output as full attention.", False),
+        ('The same block selection is shared across heads in a GQA group in NSA.', False),
+        ('NSA 在同一个 GQA 组的所有头之间共享相同的块选择。', False),
+        ('MoBA keeps the same number of parameters as full attention.', False),
+        ('DSA keeps the same MLA architecture; only the indexer is new.', False),
+        ('Sparse attention computes the same softmax, but only over the selected keys.', False),
+        ('MoBA uses the same gate as a mixture of experts: top-k over blocks.', False),
+        ('MoBA 和混合专家用同样的门控：在块上取 top-k。', False),
+        ('Learned sparse attention is mathematically equivalent to full attention.', True),
+        (
+            'DSA is lossless: it picks the top 2048 tokens so the output equals dense attention.',
+            True,
+        ),
+        ('MoBA只读选中的块，所以结果和完整注意力相同。', True),
+        ('DSA 是无损的，输出和稠密注意力完全一样。', True),
     ],
     "rnn-seq2seq-bottleneck": [
         ("Bahdanau attention computes one context vector once for the whole sentence.", True),
@@ -126,6 +141,20 @@ PROBES = {
         ("In seq2seq without attention the decoder uses the same context at every step.", False),
         ("Bahdanau 注意力在每个解码步都重新计算上下文。", False),
         ("没有注意力的 seq2seq 每一步都用同一个上下文向量。", False),
+        (
+            'Bahdanau attention computes the scores once per decoder step, over all encoder states.',
+            False,
+        ),
+        (
+            "In Bahdanau attention the encoder runs once over the source; "
+            "the decoder then attends at each step.",
+            False,
+        ),
+        ('With attention the encoder is run once and all its states are kept.', False),
+        ('编码器只运行一次，解码器每一步重新计算上下文。', False),
+        ('Bahdanau 注意力在每个解码步算一次分数，覆盖所有编码器状态。', False),
+        ('Attention gives the decoder a single context vector for the whole sentence.', True),
+        ('Bahdanau 注意力给整个句子一个上下文向量，编码完只算一次。', True),
     ],
     "tf-mlm-mask-vs-attention-mask": [
         ("BERT's [MASK] token works like an attention mask.", True),
@@ -137,6 +166,25 @@ PROBES = {
         ("Unlike an attention mask, [MASK] hides the token's identity.", False),
         ("每个位置仍然关注 [MASK]，只有填充被屏蔽。", False),
         ("[MASK] 和注意力掩码不同，它隐藏的是 token 的身份。", False),
+        (
+            "An attention mask works like setting scores to minus infinity; "
+            "the [MASK] token only replaces the input.",
+            False,
+        ),
+        (
+            "The attention mask in BERT is the same as a padding mask; "
+            "[MASK] is a token, not a mask on attention.",
+            False,
+        ),
+        ("BERT's attention mask is like a padding mask: it skips only [PAD] tokens.", False),
+        (
+            "In GPT the causal mask works like an attention mask over future keys; "
+            "BERT's [MASK] is an input token.",
+            False,
+        ),
+        ('BERT 的注意力掩码相当于填充掩码；[MASK] 只是一个 token。', False),
+        ('BERT masks 15% of tokens so that attention skips them.', True),
+        ('BERT 遮盖 15% 的 token，让注意力跳过它们。', True),
     ],
     "cx-long-inputs-encoder": [
         ("With sliding chunks every token sees the whole document.", True),
@@ -146,6 +194,14 @@ PROBES = {
         ("Each chunk is encoded on its own, and a hierarchical encoder links the chunks.", False),
         ("滑动块里 token 只能看到自己所在块里的 token。", False),
         ("截断保留前 512 个 token，丢掉其余部分。", False),
+        ('The chunk vectors are pooled to represent the whole document.', False),
+        (
+            'For document classification, average the chunk embeddings to get a whole-document vector.',
+            False,
+        ),
+        ('把各块的 CLS 向量池化得到整篇文档的表示。', False),
+        ('Sliding windows with a stride let every token attend to the entire document.', True),
+        ('因为窗口重叠，每个 token 都能看到整篇文档的上下文。', True),
     ],
 }
 

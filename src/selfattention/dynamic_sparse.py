@@ -28,12 +28,14 @@ def block_topk_mask(
         raise ValueError(f"causal=True needs n_q == n_k (self-attention): got q {_shape(q)}, k {_shape(k)}")
     n_blocks = -(-n_k // block_size)  # ceil: the last block may be shorter
     pad = n_blocks * block_size - n_k
-    k_pad = torch.nn.functional.pad(k, (0, 0, 0, pad))  # (..., n_blocks * block_size, d_k)
+    # the gate in at least float32, as MoBA's reference does: a bf16 gate ranks some blocks differently
+    g_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), torch.float32)
+    k_pad = torch.nn.functional.pad(k.to(g_dtype), (0, 0, 0, pad))  # (..., n_blocks * block_size, d_k)
     sums = k_pad.unflatten(-2, (n_blocks, block_size)).sum(-2)  # (..., n_blocks, d_k)
-    counts = torch.full((n_blocks,), float(block_size), dtype=k.dtype, device=k.device)
+    counts = torch.full((n_blocks,), float(block_size), dtype=g_dtype, device=k.device)
     counts[-1] = block_size - pad
     means = sums / counts[:, None]  # (..., n_blocks, d_k): each block's mean key
-    gate = q @ means.transpose(-2, -1)  # (..., n_q, n_blocks): the parameter-free gate
+    gate = q.to(g_dtype) @ means.transpose(-2, -1)  # (..., n_q, n_blocks): the parameter-free gate
     key_block = torch.arange(n_k, device=k.device) // block_size  # (n_k,)
     if causal:
         q_block = torch.arange(n_q, device=q.device) // block_size  # (n_q,)

@@ -1,9 +1,12 @@
 """BERT's masked-language-model corruption (Devlin et al. 2019, §3.1): the 15 % / 80-10-10 rule.
 
-``mlm_corrupt`` chooses each eligible position with probability ``p``; of the chosen, 80 % become the
-[MASK] token, 10 % a uniformly random token, 10 % stay unchanged; the labels hold the original token at the
-chosen positions and -100 (PyTorch's ``ignore_index``) everywhere else. It hides *token identities* in the
-input; it is not an attention mask: every position, [MASK] included, is still attended to.
+``mlm_corrupt`` chooses each eligible position independently with probability ``p`` (the convention of
+Hugging Face's ``DataCollatorForLanguageModeling``; BERT's original ``create_pretraining_data.py`` picks a
+fixed count, round(0.15 · length) capped by ``max_predictions_per_seq``, per sequence: both give 15 %); of
+the chosen, 80 % become the [MASK] token, 10 % a uniformly random token, 10 % stay unchanged; the labels
+hold the original token at the chosen positions and -100 (PyTorch's ``ignore_index``) everywhere else. It
+hides *token identities* in the input; it is not an attention mask: every position, [MASK] included, is
+still attended to.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ def mlm_corrupt(
 
     ``maskable`` (...) bool: positions that may be chosen (e.g. False at padding, [CLS], [SEP]).
     """
-    if not isinstance(tokens, torch.Tensor) or tokens.is_floating_point() or tokens.dtype == torch.bool:
+    if (not isinstance(tokens, torch.Tensor) or tokens.is_floating_point() or tokens.is_complex()
+            or not tokens.dtype.is_signed):  # bool and unsigned: -100 would wrap (uint8: 156)
         got = getattr(tokens, "dtype", type(tokens).__name__)
-        raise ValueError(f"tokens must be an integer torch.Tensor: got {got}, shape {_shape(tokens)}")
+        raise ValueError(f"tokens must be a signed integer torch.Tensor: got {got}, shape {_shape(tokens)}")
     vocab_size = check_positive_int(vocab_size, "vocab_size")
     if isinstance(mask_id, bool) or not isinstance(mask_id, int) or not 0 <= mask_id < vocab_size:
         raise ValueError(f"mask_id must be an int in [0, vocab_size={vocab_size}): got {mask_id!r}")
