@@ -135,7 +135,9 @@ def test_residual_keeps_the_gradient_a_plain_stack_loses_or_explodes():
     res = residual_gradient_norms(24, True, gain=0.8)
     res_scaled = residual_gradient_norms(24, True, gain=1.25, branch_scale=24**-0.5)
     assert plain_low[0] / plain_low[-1] < 1e-3 and plain_high[0] / plain_high[-1] > 1e3
-    assert (res / res[-1]).min() >= 1 - 1e-12  # never below the output's gradient
+    # on this draw (d = 64, batch 32, seed 0) never below the output's gradient: not a bound, only an average
+    # at initialisation (a narrow stack can dip on some seeds: chapter 13, cell 12)
+    assert (res / res[-1]).min() >= 1 - 1e-12
     assert 1 <= res_scaled[0] / res_scaled[-1] < 10  # bounded when the branches are scaled 1/sqrt(L)
 
 
