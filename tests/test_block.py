@@ -50,6 +50,27 @@ def test_rmsnorm_of_large_16_bit_tokens_equals_torch(dtype):
     assert torch.allclose(out[0, 0].float(), torch.ones(8), atol=1e-2)  # a constant token -> 1, not 0
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("case", ["65536 tokens of mean 1", "|x| about 300"])
+def test_batchnorm_of_16_bit_tokens_equals_torch(dtype, case):
+    # fp16: the sum over B·n tokens overflows once B·n·mean(x) > 65504 (32 × 2048 tokens of mean 1), and
+    # (x - mean)² once |x - mean| >= 256; F.batch_norm accumulates in float32, so must we
+    gen = torch.Generator().manual_seed(0)
+    if case == "65536 tokens of mean 1":
+        x = (torch.randn(32, 2048, 4, generator=gen) + 1.0).to(dtype)
+    else:
+        x = (torch.randn(2, 8, 4, generator=gen) * 300).to(dtype)
+    out = normalise_tokens(x, "batchnorm")
+    ref = F.batch_norm(x.transpose(1, 2), None, None, training=True, eps=1e-5).transpose(1, 2)
+    assert out.dtype == dtype and bool(torch.isfinite(out).all()) and bool(torch.isfinite(ref).all())
+    ulp = torch.finfo(dtype).eps
+    torch.testing.assert_close(out, ref, atol=ulp, rtol=2 * ulp)  # a rounding apart, not 2.27
+    exact = normalise_tokens(x.double(), "batchnorm")  # the same 16-bit values, normalised in float64
+    # one rounding to nearest of the exact value: within half a unit in the last place (bf16 old: 0.07)
+    assert bool(((out.double() - exact).abs() <= (ulp / 2 + 1e-5) * exact.abs() + 1e-6).all())
+    assert float(out.float().std()) > 0.9  # not the all-zero output of an overflowed variance
+
+
 def test_masked_batchnorm_uses_only_the_real_tokens():
     x = _x(3, 5, 8)
     lengths = torch.tensor([5, 2, 3])
@@ -114,7 +135,9 @@ def test_residual_keeps_the_gradient_a_plain_stack_loses_or_explodes():
     res = residual_gradient_norms(24, True, gain=0.8)
     res_scaled = residual_gradient_norms(24, True, gain=1.25, branch_scale=24**-0.5)
     assert plain_low[0] / plain_low[-1] < 1e-3 and plain_high[0] / plain_high[-1] > 1e3
-    assert (res / res[-1]).min() >= 1 - 1e-12  # never below the output's gradient
+    # on this draw (d = 64, batch 32, seed 0) never below the output's gradient: not a bound, only an average
+    # at initialisation (a narrow stack can dip on some seeds: chapter 13, cell 12)
+    assert (res / res[-1]).min() >= 1 - 1e-12
     assert 1 <= res_scaled[0] / res_scaled[-1] < 10  # bounded when the branches are scaled 1/sqrt(L)
 
 

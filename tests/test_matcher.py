@@ -1599,3 +1599,55 @@ def test_correct_chapter_06_09_answers_of_the_second_review_are_not_flagged(cid:
 @pytest.mark.parametrize(("cid", "answer"), CH0609_R2_MYTHS + _ch0609_registry_sentences(0))
 def test_chapter_06_09_myths_of_the_second_review_and_the_registry_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+# --- Second review of chapter 13 (round 2): "exactly" stems to "exact", so "exact GELU" named the myth's
+# claim; "more than just the weights" is the correction; "same hidden width", "residual path", "next layer
+# through the residual" and "reads less memory per token" are the conditions of correct answers.
+CH13_R2_CORRECT = [
+    ("block-ffn-activations", "The tanh approximation differs from exact GELU by about 5e-4."),
+    ("block-ffn-activations", "GELU has an exact erf form and a cheaper tanh approximation."),
+    ("block-ffn-activations",
+     "The tanh approximation is an approximation of exact GELU, accurate to about 1e-3."),
+    ("block-ffn-activations", "The tanh approximation deviates slightly from exact GELU."),
+    ("block-ffn-activations", "The tanh form is nearly identical to GELU but not exactly."),
+    ("block-ffn-activations", "Exact GELU and tanh GELU are different functions."),
+    ("block-ffn-activations",
+     "At the same hidden width SwiGLU has more parameters, 3 d d_ff instead of 2 d d_ff."),
+    ("block-training-memory",
+     "Training needs more than just the weights: gradients, a master copy and Adam's moments."),
+    ("block-training-memory", "Training memory is much more than just the weights."),
+    ("block-training-memory",
+     "You need more than just the fp16 weights for training: 16 bytes per parameter with Adam."),
+    ("block-rmsnorm-placement",
+     "Pre-LN has no norm on the residual path, so a final norm is applied before the LM head."),
+    ("block-moe-routing", "Dropped tokens are processed later by the next layer through the residual."),
+    ("block-moe-routing",
+     "At batch size one, decoding a MoE reads less memory per token, because only the active experts' "
+     "weights are loaded."),
+]
+CH13_R2_MYTHS = [
+    ("block-ffn-activations", "The tanh approximation is exactly GELU."),
+    ("block-ffn-activations", "The tanh form is exactly the same function as GELU."),
+    ("block-ffn-activations", "tanh GELU is identical to GELU."),
+    ("block-ffn-activations", "At the same cost, SwiGLU adds parameters to the FFN."),
+    ("block-training-memory", "Training only needs the weights."),
+    ("block-training-memory", "Training memory is just the weights."),
+    ("block-rmsnorm-placement", "Pre-LN doesn't need a final norm."),
+    ("block-rmsnorm-placement", "A pre-LN model needs no norm after the last block."),
+    ("block-moe-routing", "Overflow tokens are queued and processed later."),
+    ("block-moe-routing", "Tokens over capacity are processed later."),
+    ("block-moe-routing", "MoE needs less memory than a dense model of the same total size."),
+    ("block-moe-routing", "MoE makes a model cheaper to store."),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH13_R2_CORRECT)
+def test_correct_chapter_13_answers_of_the_second_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH13_R2_MYTHS)
+def test_chapter_13_myths_of_the_second_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

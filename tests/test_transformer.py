@@ -141,6 +141,21 @@ def test_rmsnorm_of_large_16_bit_inputs_equals_torch(dtype):
     torch.testing.assert_close(RMSNorm(D).to(dtype)(x), F.rms_norm(x, (D,)), atol=0, rtol=0)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_rmsnorm_of_16_bit_input_with_fp32_weight_keeps_the_input_dtype(dtype):
+    # mixed dtypes (16-bit activations, fp32 weights, as under autocast): F.rms_norm returns the input's dtype
+    torch.manual_seed(5)
+    ours = RMSNorm(D, eps=1e-6)
+    with torch.no_grad():
+        ours.weight.normal_()
+    assert ours.weight.dtype == torch.float32
+    x = (3.0 * torch.randn(4, 5, D) + 1.0).to(dtype)
+    ref = F.rms_norm(x, (D,), ours.weight.detach(), eps=1e-6)
+    out = ours(x)
+    assert ref.dtype == dtype and out.dtype == dtype
+    torch.testing.assert_close(out, ref, atol=2 * torch.finfo(dtype).eps, rtol=2 * torch.finfo(dtype).eps)
+
+
 def test_swiglu_parameters_shape_and_formula():
     torch.manual_seed(4)
     d, d_ff = 24, 40

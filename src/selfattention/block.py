@@ -44,7 +44,8 @@ def normalise_tokens(
 
     "batchnorm": per feature, mean and (biased) variance over every token of the batch, B·n of them, or over
     the tokens where ``mask`` (B, n, True = real token) is True; padded positions are returned as 0. That is
-    what ``nn.BatchNorm1d`` computes in training mode on (B, d, n). "layernorm": per token, over its d
+    what ``nn.BatchNorm1d`` computes in training mode on (B, d, n), the statistics in float32 for 16-bit
+    inputs, as PyTorch accumulates them, and the result cast back. "layernorm": per token, over its d
     features (``F.layer_norm``). "rmsnorm": per token, x / sqrt(mean(x²) + eps) (``F.rms_norm``): no mean
     subtracted, the statistic computed in float32 for 16-bit inputs as ``F.rms_norm`` does (x² overflows
     fp16 once |x| >= 256) and the result cast back.
@@ -65,12 +66,15 @@ def normalise_tokens(
         xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32, as F.rms_norm
         out = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
     else:
-        w = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device) if mask is None else mask.to(x.dtype)
+        # fp16/bf16 -> fp32, as F.batch_norm accumulates: in fp16 the sum over B·n tokens overflows once
+        # B·n·mean(x) > 65504, and (x - mean)² once |x - mean| >= 256
+        xf = x.to(torch.promote_types(x.dtype, torch.float32))
+        w = torch.ones(x.shape[:2], dtype=xf.dtype, device=x.device) if mask is None else mask.to(xf.dtype)
         # w: (B, n)
         count = w.sum()
-        mean = (w[..., None] * x).sum((0, 1)) / count  # (d,): one mean per feature, over the batch
-        var = (w[..., None] * (x - mean).pow(2)).sum((0, 1)) / count  # (d,), biased as BatchNorm's
-        out = (x - mean) * torch.rsqrt(var + eps)
+        mean = (w[..., None] * xf).sum((0, 1)) / count  # (d,): one mean per feature, over the batch
+        var = (w[..., None] * (xf - mean).pow(2)).sum((0, 1)) / count  # (d,), biased as BatchNorm's
+        out = ((xf - mean) * torch.rsqrt(var + eps)).to(x.dtype)
     if mask is not None:
         out = out * mask[..., None].to(x.dtype)  # padded positions: 0
     return out

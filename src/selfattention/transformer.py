@@ -46,8 +46,8 @@ _NORMS = ("layernorm", "rmsnorm")
 class RMSNorm(nn.Module):
     """x (..., d) -> x / sqrt(mean(x²) + eps) · weight, (..., d): no mean subtraction, no bias.
 
-    Computed in float32 for fp16/bf16 inputs and cast back at the end, as ``F.rms_norm`` does: x² in fp16
-    overflows to inf once |x| >= 256."""
+    Computed in float32 for fp16/bf16 inputs and cast back at the end to the input's dtype, as ``F.rms_norm``
+    does (an fp16 input with an fp32 weight gives fp16): x² in fp16 overflows to inf once |x| >= 256."""
 
     def __init__(self, d: int, eps: float | None = None) -> None:
         super().__init__()
@@ -65,7 +65,7 @@ class RMSNorm(nn.Module):
         eps = torch.finfo(x.dtype).eps if self.eps is None else self.eps
         xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32
         out = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * self.weight.to(xf.dtype)
-        return out.to(torch.promote_types(x.dtype, self.weight.dtype))  # (..., d)
+        return out.to(x.dtype)  # (..., d), the input's dtype whatever the weight's, as F.rms_norm
 
     def extra_repr(self) -> str:
         """Shown by ``print(module)``."""
