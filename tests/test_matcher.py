@@ -1651,3 +1651,46 @@ def test_correct_chapter_13_answers_of_the_second_review_are_not_flagged(cid: st
 @pytest.mark.parametrize(("cid", "answer"), CH13_R2_MYTHS)
 def test_chapter_13_myths_of_the_second_review_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+
+
+# Chapter 14 (round-2 review, M1-M2): saying what temperature does to the argmax's probability is correct;
+# Leviathan et al.'s "approximation model" is the draft, and draft quality changes only the acceptance rate.
+CH14_RR2_CORRECT = [
+    ("decoding-temperature", "Temperature changes the probability of the argmax, not which token it is."),
+    ("decoding-temperature", "Lowering the temperature changes the argmax's probability, not its identity."),
+    ("decoding-temperature", "Temperature changes how often the argmax is sampled."),
+    ("decoding-temperature", "Temperature changes how much mass the argmax gets."),
+    ("decoding-temperature", "温度改变最大值的概率，但不改变哪个是最大值。"),
+    ("decoding-temperature", "温度改变的是最大值所占的概率。"),
+    ("decoding-temperature", "A higher temperature makes another token more likely to be sampled."),
+    (
+        "decoding-speculative",
+        "In speculative decoding a small approximation model proposes k tokens and the target verifies them.",
+    ),
+    ("decoding-speculative", "Speculative decoding uses a cheap approximation model to propose tokens."),
+    ("decoding-speculative", "The draft model approximates the target model in speculative decoding."),
+    ("decoding-speculative", "草稿模型质量差一些只会降低接受率，不会改变输出分布。"),
+    ("decoding-speculative", "草稿模型的质量下降一些，只会让接受率降低。"),
+    ("decoding-speculative", "小模型近似大模型的分布，越接近接受率越高。"),
+    ("decoding-speculative", "用一个小模型近似大模型来提出候选 token。"),
+]
+CH14_RR2_MYTHS = [
+    ("decoding-speculative", "Speculative decoding gives slightly worse outputs than the target alone."),
+    (
+        "decoding-speculative",
+        "The outputs of speculative decoding are close to but not exactly the target's.",
+    ),
+    ("decoding-speculative", "投机解码的结果和大模型差不多，但不完全一样。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH14_RR2_CORRECT)
+def test_correct_chapter_14_answers_of_the_round_2_review_are_not_flagged(cid: str, answer: str) -> None:
+    assert not get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH14_RR2_MYTHS + CH14_R5_MYTHS)
+def test_chapter_14_myths_of_the_round_2_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

@@ -230,3 +230,18 @@ def test_truncate_caches_rejects_a_negative_length() -> None:
     assert caches[0].k.shape[2] == 3
     truncate_caches(caches, 2)
     assert caches[0].k.shape[2] == 2
+
+
+def test_non_finite_inputs_and_a_tiny_top_p_raise_or_keep_the_argmax() -> None:
+    logits = torch.tensor([2.0, 1.0, 0.5, -1.0], dtype=torch.float64)
+    argmax = torch.tensor([1.0, 0, 0, 0], dtype=torch.float64)
+    for tiny in (1e-12, 1e-15):  # the 1e-12 tolerance once left no token inside: 0 / 0 = NaN
+        assert torch.equal(sample_probs(logits, top_p=tiny), argmax)
+    for bad in (math.nan, math.inf):
+        with pytest.raises(ValueError, match="finite or -inf"):
+            sample_probs(torch.tensor([0.0, bad, 1.0]))
+    with pytest.raises(ValueError, match="finite number"):
+        sample_probs(logits, temperature=math.inf)
+    with pytest.raises(ValueError, match="too small"):
+        sample_probs(logits, temperature=1e-320)
+    assert torch.isfinite(sample_probs(torch.tensor([0.0, -math.inf, 1.0]))).all()  # -inf stays allowed

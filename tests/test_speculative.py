@@ -79,24 +79,42 @@ def _sequence_probs(model: DecoderOnlyLM, prompt: list[int], new: int, temperatu
 
 
 def test_speculative_sampling_distribution_equals_target_sampling() -> None:
-    # k = 3 with 4 new tokens: the first pass drafts 3 tokens, so a wrong residual at draft positions 2 and 3
-    # changes the first three emitted tokens (the reviewer's mutant, the residual built with q_1 at every
-    # rejection, gives chi2 82 here)
+    # k = 2 with 3 new tokens: the first pass drafts 2 tokens, so a wrong residual at draft position 2 changes
+    # the emitted text, and a pass that accepts both drafts emits its bonus token third, inside the compared
+    # window (with k = 3 and 4 new tokens the bonus fell on the summed-out fourth token: a wrong bonus passed)
     target, draft = _lm(3, vocab=3), _lm(5, vocab=3)
-    prompt, new, k, runs, temp = [1, 2], 4, 3, 1000, 4.0  # temperature 4 flattens the random models' logits
-    p = _sequence_probs(target, prompt, new, temp).reshape(27, 3).sum(1)  # the first three tokens
-    q = _sequence_probs(draft, prompt, new, temp).reshape(27, 3).sum(1)
+    prompt, new, k, runs, temp = [1, 2], 3, 2, 1000, 4.0  # temperature 4 flattens the random models' logits
+    p = _sequence_probs(target, prompt, new, temp)  # (27,): every continuation, all three tokens
+    q = _sequence_probs(draft, prompt, new, temp)
     assert abs(float(p.sum()) - 1) < 1e-12 and float(p.min()) * runs > 10
     g = torch.Generator().manual_seed(0)
     counts = torch.zeros(27, dtype=torch.float64)
-    drafted = passes = 0
+    drafted = passes = bonus = 0
     for _ in range(runs):
         out, stats = speculative_decode(target, draft, prompt, k, new, temperature=temp, generator=g)
         counts[out[0] * 9 + out[1] * 3 + out[2]] += 1
         drafted, passes = drafted + stats["drafted"], passes + stats["target_passes"]
-    assert drafted / passes > 2  # most passes draft 3 tokens, not 1
+        bonus += stats["accepted"] == k and stats["target_passes"] == 1  # 2 drafts + the bonus token
+    assert drafted / passes > 1.5  # most first passes draft 2 tokens
+    assert bonus > runs / 2  # the bonus token is drawn in most runs and lies inside the window
     assert _chi2(counts, p) < 54.1  # df 26, p = 1e-3: the target's distribution is accepted
     assert _chi2(counts, q) > 150  # the draft's own distribution is rejected
+
+
+def test_verify_draft_bonus_token_is_drawn_from_the_last_target_row() -> None:
+    # q = p at both drafted positions: every draft is accepted, so the next token is the bonus, drawn from
+    # p_3 (not p_2, and not from a residual p_3 - q_2); p_2 != p_3 tells the three apart
+    p12 = torch.tensor([0.7, 0.2, 0.1], dtype=torch.float64)
+    p3 = torch.tensor([0.1, 0.2, 0.7], dtype=torch.float64)
+    r = 20000
+    g = torch.Generator().manual_seed(2)
+    draft = torch.multinomial(p12.expand(r * 2, -1), 1, True, generator=g).reshape(r, 2)
+    p = torch.stack([p12, p12, p3])[None].expand(r, -1, -1)
+    acc, nxt = verify_draft(p, p[:, :2], draft, generator=g)
+    assert bool((acc == 2).all())  # p / q = 1: always accepted
+    counts = torch.bincount(nxt, minlength=3).double()
+    assert _chi2(counts, p3) < 18.4  # df 2, p = 1e-4
+    assert _chi2(counts, p12) > 1000 and bool((counts > 0).all())  # not p_2, not the residual [0, 0, 1]
 
 
 def test_verify_pass_uses_the_bottom_right_causal_mask() -> None:
@@ -119,9 +137,13 @@ def test_verify_pass_uses_the_bottom_right_causal_mask() -> None:
 def test_filters_apply_to_both_models_and_inputs_are_checked() -> None:
     target, draft = _lm(5), _lm(6)
     g = torch.Generator().manual_seed(0)
-    logits_allowed = sample_probs(target(torch.tensor([[1, 2]]))[0, -1], top_k=1)
-    out, _ = speculative_decode(target, draft, [1, 2], 3, 1, top_k=1, generator=g)
-    assert logits_allowed[out[0]] == 1.0  # top-k 1 is greedy whatever the draft proposes
+    with torch.no_grad():
+        logits = target(torch.tensor([[1, 2]]))[0, -1]
+    allowed = sample_probs(logits, top_k=1)
+    assert float(sample_probs(logits).max()) < 0.95  # unfiltered, the target's argmax is not certain
+    outs = [speculative_decode(target, draft, [1, 2], 3, 1, top_k=1, generator=g)[0][0] for _ in range(200)]
+    assert all(allowed[t] == 1.0 for t in outs)  # top-k 1 is greedy whatever the draft proposes
+    # (a version that drops the target's filters emits another token in about 1 run in 10)
     with pytest.raises(ValueError, match="vocabulary"):
         speculative_decode(target, _lm(7, vocab=5), [1], 2, 3)
     with pytest.raises(ValueError, match="max_len"):

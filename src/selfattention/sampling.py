@@ -56,14 +56,19 @@ def sample_probs(
     with p_i >= min_p * max_j p_j.
     """
     logits = _check_logits(logits)
-    if not isinstance(temperature, numbers.Real) or isinstance(temperature, bool) or not temperature >= 0:
-        raise ValueError(f"temperature must be a number >= 0: got {temperature!r}")
+    if (not isinstance(temperature, numbers.Real) or isinstance(temperature, bool) or not temperature >= 0
+            or not math.isfinite(temperature)):
+        raise ValueError(f"temperature must be a finite number >= 0: got {temperature!r}")
     z = logits.to(torch.float64)
+    if bool((z.isnan() | (z == math.inf)).any()):
+        raise ValueError("logits must be finite or -inf: got NaN or +inf")
     if bool((z == -math.inf).all(-1).any()):
         raise ValueError("every logit of a row is -inf: no token can be sampled")
     if temperature == 0:
         return F.one_hot(z.argmax(-1), z.shape[-1]).to(torch.float64)  # (..., V)
     probs = torch.softmax(z / temperature, dim=-1)  # (..., V)
+    if bool(probs.isnan().any()):  # a subnormal T: logits / T overflow to +-inf
+        raise ValueError(f"temperature {temperature!r} is too small: logits / T overflow")
     if top_k is not None:
         k = check_positive_int(top_k, "top_k")
         kth = probs.topk(min(k, probs.shape[-1]), dim=-1).values[..., -1:]  # (..., 1) the k-th largest
@@ -75,6 +80,7 @@ def sample_probs(
         sorted_p = probs.sort(dim=-1, descending=True).values  # (..., V)
         before = sorted_p.cumsum(-1) - sorted_p  # mass of the tokens ranked above each one
         inside = before < top_p - 1e-12  # not yet reached p (1e-12: a sum that rounds below p reached it)
+        inside[..., 0] = True  # the most probable token is always kept (top_p <= 1e-12 kept none)
         last = (sorted_p * inside).masked_fill(~inside, math.inf)  # the prefix, others inf
         cut = last.min(dim=-1, keepdim=True).values  # (..., 1) probability of the prefix's last token
         probs = _renormalise(probs * (probs >= cut))
