@@ -1599,3 +1599,47 @@ def test_correct_chapter_06_09_answers_of_the_second_review_are_not_flagged(cid:
 @pytest.mark.parametrize(("cid", "answer"), CH0609_R2_MYTHS + _ch0609_registry_sentences(0))
 def test_chapter_06_09_myths_of_the_second_review_and_the_registry_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+# Third review of chapter 12 (round 5): a myth set up in order to be refuted states nothing (M2), a stated
+# "FlashAttention does fewer FLOPs" blocks the key point it contradicts (M5).
+CH12_R3_FRAMED = [
+    ('scale-cheap-enough', 'Many think FlashAttention approximates attention, but it is exact.'),
+    ('scale-cheap-enough', 'Some people believe FlashAttention approximates attention; it does not.'),
+    ('scale-cheap-enough', 'FlashAttention looks like it approximates attention, but it is exact.'),
+    ('scale-cheap-enough', 'The common mistake is to think that FlashAttention approximates attention.'),
+    ('scale-cheap-enough', 'It is a common mistake to say FlashAttention approximates attention.'),
+    ('scale-cheap-enough', '看起来 FlashAttention 是近似，其实是精确的。'),
+    ('scale-cheap-enough', 'FlashAttention 看似近似注意力，实际上是精确的。'),
+    ('scale-mla', 'People often think MLA is just GQA, but every head keeps its own keys.'),
+    ('scale-flash-backward', 'Intuitively recomputation should be slower, but it is faster because memory traffic dominates.'),
+    ('scale-flash-backward', 'Recomputation seems slower, but it is faster.'),
+    ('scale-flash-backward', 'The recomputation is slower in theory but faster in practice.'),
+    ('scale-flash-backward', '直觉上重算会更慢，但实际上更快。'),
+    ('scale-flash-decoding', 'Splitting the keys seems to approximate attention, but the merge is exact.'),
+    ('scale-prefill-decode', 'Intuitively a bigger batch should make decoding compute-bound, but attention stays memory-bound.'),
+    ('scale-paged-attention', 'PagedAttention sounds like it makes the attention kernel faster, but the gain is a bigger batch.'),
+    ('scale-attention-sinks', 'StreamingLLM is often described as infinite context, but evicted tokens are gone.'),
+    ('scale-attention-sinks', 'StreamingLLM is often mistaken for infinite context.'),
+    ('scale-sliding-window', 'The common mistake is to think the model can only see the last w tokens.'),
+]
+CH12_R3_STATED = [  # (card, myth as a candidate states it, the key point it must block)
+    ('scale-cheap-enough', 'FlashAttention is faster because it does fewer FLOPs.', 1),
+    ('scale-cheap-enough', 'FlashAttention reduces the FLOPs of attention.', 1),
+    ('scale-flash-backward', 'FlashAttention is faster because it does fewer FLOPs.', 3),
+    ('scale-flash-backward', 'FlashAttention reduces the FLOPs, which is why it is faster.', 3),
+    ('scale-cheap-enough', 'I think FlashAttention approximates attention.', 0),  # one's own belief is stated
+    ('scale-cheap-enough', 'FlashAttention approximates attention, but it is faster.', 0),  # no belief word
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R3_FRAMED)
+def test_chapter_12_third_review_a_myth_set_up_to_be_refuted_is_not_stated(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer", "point"), CH12_R3_STATED)
+def test_chapter_12_third_review_myths_are_caught_and_block(cid: str, answer: str, point: int) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert result.stated and point in result.blocked, (cid, answer, result.stated, result.blocked)
