@@ -74,7 +74,7 @@ _ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 
 )
 # A myth set up in order to be refuted ("Many think …, but …", "Recomputation seems slower, but …", "看起来…，
 # 其实…"): the clauses of a sentence before its first correcting clause are *framed* (they state nothing) when
-# they hold a belief or appearance word and either a correcting clause follows or the belief is someone else's.
+# they hold a belief or appearance word and either a correcting clause follows or the belief is others'.
 _FRAME = re.compile(
     r"\b(?:think|thinks|thought|believes?|believed|assumes?|assumed|expects?|expected|seems?|seemed|seemingly|"
     r"appears?|looks? (?:like|as if|as though)|sounds?|intuitive|intuitively|intuition|"
@@ -84,7 +84,9 @@ _FRAME = re.compile(
 _OTHERS = re.compile(
     r"\b(?:many|people|often|commonly|common|usually|widely|everyone|others)\b|有人|很多人|许多人|不少人|人们|通常|普遍|常"
 )
-_CORRECTION = re.compile(r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)")
+_CORRECTION = re.compile(
+    r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
+)
 _SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
 
