@@ -1694,3 +1694,134 @@ def test_correct_chapter_14_answers_of_the_round_2_review_are_not_flagged(cid: s
 @pytest.mark.parametrize(("cid", "answer"), CH14_RR2_MYTHS + CH14_R5_MYTHS)
 def test_chapter_14_myths_of_the_round_2_review_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+
+
+# Third review of chapter 12 (round 5): a myth set up in order to be refuted states nothing (M2), a stated
+# "FlashAttention does fewer FLOPs" blocks the key point it contradicts (M5).
+CH12_R3_FRAMED = [
+    ('scale-cheap-enough', 'Many think FlashAttention approximates attention, but it is exact.'),
+    ('scale-cheap-enough', 'Some people believe FlashAttention approximates attention; it does not.'),
+    ('scale-cheap-enough', 'FlashAttention looks like it approximates attention, but it is exact.'),
+    ('scale-cheap-enough', 'The common mistake is to think that FlashAttention approximates attention.'),
+    ('scale-cheap-enough', 'It is a common mistake to say FlashAttention approximates attention.'),
+    ('scale-cheap-enough', '看起来 FlashAttention 是近似，其实是精确的。'),
+    ('scale-cheap-enough', 'FlashAttention 看似近似注意力，实际上是精确的。'),
+    ('scale-mla', 'People often think MLA is just GQA, but every head keeps its own keys.'),
+    (
+        'scale-flash-backward',
+        'Intuitively recomputation should be slower, but it is faster because memory '
+        'traffic dominates.',
+    ),
+    ('scale-flash-backward', 'Recomputation seems slower, but it is faster.'),
+    ('scale-flash-backward', 'The recomputation is slower in theory but faster in practice.'),
+    ('scale-flash-backward', '直觉上重算会更慢，但实际上更快。'),
+    ('scale-flash-decoding', 'Splitting the keys seems to approximate attention, but the merge is exact.'),
+    (
+        'scale-prefill-decode',
+        'Intuitively a bigger batch should make decoding compute-bound, but attention '
+        'stays memory-bound.',
+    ),
+    (
+        'scale-paged-attention',
+        'PagedAttention sounds like it makes the attention kernel faster, but the gain '
+        'is a bigger batch.',
+    ),
+    (
+        'scale-attention-sinks',
+        'StreamingLLM is often described as infinite context, but evicted tokens are '
+        'gone.',
+    ),
+    ('scale-attention-sinks', 'StreamingLLM is often mistaken for infinite context.'),
+    ('scale-sliding-window', 'The common mistake is to think the model can only see the last w tokens.'),
+]
+CH12_R3_STATED = [  # (card, myth as a candidate states it, the key point it must block)
+    ('scale-cheap-enough', 'FlashAttention is faster because it does fewer FLOPs.', 1),
+    ('scale-cheap-enough', 'FlashAttention reduces the FLOPs of attention.', 1),
+    ('scale-flash-backward', 'FlashAttention is faster because it does fewer FLOPs.', 3),
+    ('scale-flash-backward', 'FlashAttention reduces the FLOPs, which is why it is faster.', 3),
+    ('scale-cheap-enough', 'I think FlashAttention approximates attention.', 0),  # one's own belief is stated
+    ('scale-cheap-enough', 'FlashAttention approximates attention, but it is faster.', 0),  # no belief word
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R3_FRAMED)
+def test_chapter_12_third_review_a_myth_set_up_to_be_refuted_is_not_stated(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer", "point"), CH12_R3_STATED)
+def test_chapter_12_third_review_myths_are_caught_and_block(cid: str, answer: str, point: int) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert result.stated and point in result.blocked, (cid, answer, result.stated, result.blocked)
+
+
+# Third review of chapter 12, M3/M4: loose patterns anchored (sparse/low-rank "it approximates", MLA vs GQA
+# comparisons), the sliding-window myth stated plainly is caught and does not earn the receptive-field point.
+CH12_R3_CORRECT = [
+    (
+        'scale-cheap-enough',
+        'Linformer is fast because it approximates attention with a low-rank projection; '
+        'FlashAttention is exact.',
+    ),
+    (
+        'scale-cheap-enough',
+        'Sparse attention is one option, but it approximates attention; FlashAttention '
+        'instead computes it exactly.',
+    ),
+    (
+        'scale-cheap-enough',
+        'Sparse attention saves compute but it approximates attention, while '
+        'FlashAttention is exact.',
+    ),
+    ('scale-mla', 'MLA performs better than GQA.'),
+    ('scale-mla', 'MLA outperforms GQA while caching less.'),
+    ('scale-mla', 'MLA goes further than GQA: one latent for all heads.'),
+    ('scale-mla', 'MLA 的效果比 GQA 好。'),
+    ('scale-mla', 'GQA shares K/V heads across query heads.'),
+    ('scale-mla', 'GQA reduces the number of KV heads; MLA compresses them into a latent.'),
+    (
+        'scale-mla',
+        'With GQA several heads share one K and V; MLA keeps per-head keys decompressed '
+        'from a latent.',
+    ),
+    ('scale-sliding-window', "The first layer's receptive field is only w tokens."),
+    ('scale-sliding-window', 'In layer one the receptive field is just w; it grows by w-1 per layer.'),
+    ('scale-sliding-window', 'The cache holds w tokens, but the receptive field is L(w-1)+1.'),
+]
+CH12_R3_MYTHS = [
+    ('scale-sliding-window', 'A token can only ever see the last w tokens.'),
+    ('scale-sliding-window', 'Even across all layers, a token can only see the last w tokens.'),
+    ('scale-sliding-window', 'Stacking layers does not help: a token still only sees w tokens back.'),
+    ('scale-sliding-window', 'The model never sees more than w tokens back.'),
+    ('scale-sliding-window', 'The receptive field is w.'),
+    ('scale-sliding-window', 'After L layers the receptive field remains w tokens.'),
+    ('scale-sliding-window', 'Even after many layers the receptive field is still w.'),
+    ('scale-mla', 'MLA is basically GQA.'),
+    ('scale-mla', 'MLA is just MQA.'),
+    ('scale-mla', 'MLA is essentially GQA with 2.25 groups.'),
+    ('scale-cheap-enough', 'FlashAttention approximates attention.'),
+    ('scale-cheap-enough', 'It approximates attention with tiles, which is why it is fast.'),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R3_CORRECT)
+def test_chapter_12_third_review_comparisons_are_not_myths(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH12_R3_MYTHS)
+def test_chapter_12_third_review_plain_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize("answer", [
+    'After L layers the receptive field remains w tokens.',
+    'Even after many layers the receptive field is still w.',
+])
+def test_chapter_12_third_review_a_fixed_receptive_field_earns_no_growth_point(answer: str) -> None:
+    result = get_card(CARDS, 'scale-sliding-window').check(answer)
+    assert 2 not in result.covered, (answer, result.hits)

@@ -19,7 +19,9 @@ claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …). Each clau
 Each unit carries flags: ``neg`` (a negation word starts here: not, no, never, nobody, without, 不, 没有,
 并非 …), ``post`` (a word that rejects what came before: wrong, myth, 错误 …), ``cond`` (a conditional or
 counterfactual: if, suppose, would, 如果, 要是 …). `find` looks a phrase up in a clause and says whether the
-occurrence is affirmed (no negation before it in its clause, no rejection after it).
+occurrence is affirmed (no negation before it in its clause, no rejection after it, the clause not *framed*:
+a belief or appearance, "many think …", "… seems …", "看起来 …", set up before a correcting "but …", "其实 …",
+or held by others, "people often think …", states nothing).
 """
 
 from __future__ import annotations
@@ -69,6 +71,21 @@ _EN_SPLIT = re.compile(
 _ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 不是
     r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)"
     r"(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))"
+)
+# A myth set up in order to be refuted ("Many think …, but …", "Recomputation seems slower, but …", "看起来…，
+# 其实…"): the clauses of a sentence before its first correcting clause are *framed* (they state nothing) when
+# they hold a belief or appearance word and either a correcting clause follows or the belief is others'.
+_FRAME = re.compile(
+    r"\b(?:think|thinks|thought|believes?|believed|assumes?|assumed|expects?|expected|seems?|seemed|seemingly|"
+    r"appears?|looks? (?:like|as if|as though)|sounds?|intuitive|intuitively|intuition|"
+    r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as))\b"
+    r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上"
+)
+_OTHERS = re.compile(
+    r"\b(?:many|people|often|commonly|common|usually|widely|everyone|others)\b|有人|很多人|许多人|不少人|人们|通常|普遍|常"
+)
+_CORRECTION = re.compile(
+    r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
 )
 _SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
@@ -268,6 +285,7 @@ class Clause:
     units: list[Unit]
     sentence: int
     question: bool = False  # its sentence ends with "?" / "？" or asks with 吗: it states nothing
+    framed: bool = False  # a myth set up to be refuted ("Many think …, but …"): it states nothing
 
     @property
     def conditional(self) -> bool:
@@ -284,15 +302,19 @@ class Clause:
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
                 negated = (
-                    any(u.neg for k, u in enumerate(units[:i]) if k not in licensed)
+                    self.framed
+                    or any(u.neg for k, u in enumerate(units[:i]) if k not in licensed)
                     or any(u.post for u in units[i + n:])
                     or any(  # "it is a myth that …", "wrong to say that …"
-                        u.post and "that" in (x.text for x in units[j + 1:j + 4])
+                        u.post and _THAT.intersection(x.text for x in units[j + 1:j + 5])
                         for j, u in enumerate(units[:i])
                     )
                 )
                 hits.append((i, not negated))
         return hits
+
+
+_THAT = {"that", "say", "think", "believ", "assum", "claim"}  # "a mistake to think (that) …"
 
 
 def _split_sentence(sentence: str) -> list[str]:
@@ -311,10 +333,15 @@ def clauses(text: str) -> list[Clause]:
     for s, k in enumerate(range(0, len(pieces), 2)):
         sentence, end = pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""
         asks = "?" in end or "？" in end or sentence.rstrip().endswith("吗")
-        for part in _split_sentence(sentence):
+        parts = _split_sentence(sentence)
+        low = [canonical(p) for p in parts]
+        fix = next((k for k, p in enumerate(low) if k and _CORRECTION.match(p)), len(parts))
+        setup = " ".join(low[:fix])
+        framed = bool(_FRAME.search(setup)) and (fix < len(parts) or bool(_OTHERS.search(setup)))
+        for k, part in enumerate(parts):
             units = units_of(part, correct=True)
             if units:
-                out.append(Clause(part, units, s, asks))
+                out.append(Clause(part, units, s, asks, framed and k < fix))
     return out
 
 
