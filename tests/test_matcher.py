@@ -1628,6 +1628,8 @@ CH1011_R3_MYTHS = [
     ('pos-context-extension',
      "I'm not sure, but I think NTK-aware scaling brings every slow pair back into the trained range."),
     ('scale-attention-sinks', "I'm not sure, but I think StreamingLLM gives a model infinite context."),
+    ('pos-context-extension', 'PI leaves the short range untouched.'),  # L2
+    ('pos-context-extension', 'PI does not affect short-range behaviour.'),
 ]
 
 CH1011_R3_CORRECT = [
@@ -1647,6 +1649,7 @@ CH1011_R3_CORRECT = [
     ('scale-attention-sinks',
      'Many people think StreamingLLM gives a model infinite context, but it does not.'),
     ('tf-params-flops', '对于长序列，计算都在注意力上。'),
+    ('pos-context-extension', 'PI does not leave the short range untouched.'),
 ]
 
 
