@@ -52,3 +52,28 @@ def test_each_myth_s_own_statement_is_caught_by_every_card_that_uses_it(
 ) -> None:
     card = next(c for c in CARDS if c.id == cid)
     assert myth in {card.tells[j].myth for j in card.check(sentence).stated}, (cid, myth, sentence)
+
+
+_LEAD_IN = {"en": "I'm not sure, but I think ", "zh": "我不太确定，但我觉得"}
+
+
+def _hedged_myth_sentences() -> list[tuple[str, str, str]]:
+    """Each myth's registry sentence behind a harmless lead-in (a hedge with a negation and a "but")."""
+    from selfattention.interview.bank import load_myths
+    from selfattention.interview.patterns import split_misconception
+
+    registry = load_myths()
+    return [
+        (card.id, tell.myth, _LEAD_IN[lang] + split_misconception(registry[tell.myth][lang], lang)[0])
+        for card in CARDS for tell in card.tells for lang in ("en", "zh")
+    ]
+
+
+@pytest.mark.parametrize(("cid", "myth", "sentence"), _hedged_myth_sentences())
+def test_a_myth_behind_a_hedge_is_still_caught_by_every_card_that_uses_it(
+    cid: str, myth: str, sentence: str
+) -> None:
+    # the third review of chapters 10-11 (M1): a myth pattern's exclusions that reached back over the
+    # earlier clauses of the sentence let "not" or "不" in a hedge hide the plain myth after it
+    card = next(c for c in CARDS if c.id == cid)
+    assert myth in {card.tells[j].myth for j in card.check(sentence).stated}, (cid, myth, sentence)

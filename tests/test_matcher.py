@@ -1370,11 +1370,13 @@ def test_a_negation_that_belongs_to_the_claim_is_written_with_a_tilde() -> None:
 def test_a_myth_s_exclusions_hold_over_the_clauses_before_it_but_not_over_an_if() -> None:
     from selfattention.interview.matcher import Tell
 
-    tell = [Tell(("计算 + 都在 + @attention + !长",), myth="m")]
+    tell = [Tell(("计算 + 都在 + @attention + !!长",), myth="m")]
     assert check_answer("计算都在注意力上。", [], tell).stated
     assert not check_answer("对于长序列，计算都在注意力上。", [], tell).stated
+    local = [Tell(("计算 + 都在 + @attention + !长",))]  # a plain "!" stays in its own clause
+    assert check_answer("对于长序列，计算都在注意力上。", [], local).stated
     assert check_answer("计算都在注意力上，长序列更是如此。", [], tell).stated  # after it: not a qualifier
-    tell = [Tell(("batchnorm + work + !mask",), myth="m")]
+    tell = [Tell(("batchnorm + work + !!mask",), myth="m")]
     assert check_answer("If you mask the padding, BatchNorm works fine.", [], tell).stated
 
 
@@ -1825,3 +1827,82 @@ def test_chapter_12_third_review_plain_myths_are_caught(cid: str, answer: str) -
 def test_chapter_12_third_review_a_fixed_receptive_field_earns_no_growth_point(answer: str) -> None:
     result = get_card(CARDS, 'scale-sliding-window').check(answer)
     assert 2 not in result.covered, (answer, result.hits)
+
+
+# Third review of chapters 10-11 (round 3). M1: a myth's "!" exclusions reached back over every earlier
+# clause of its sentence, so a harmless lead-in ("I'm not sure, but …", "In multi-head attention, …")
+# hid the plain myth after it; only "!!" qualifiers reach back now. M2: a "~" group freed every copy of
+# its negation word in the clause. M3: common word orders of the NoPE myth. M4: the correct "invariant
+# in the keys and values" statement flagged as the permutation-invariance myth.
+CH1011_R3_MYTHS = [
+    ('flow-computation', 'In multi-head attention, we divide by d_k.'),
+    ('flow-computation', '在多头注意力里，是除以 d_k。'),
+    ('tf-params-flops', 'The FFN is just a small MLP, and most of the compute is in attention.'),
+    ('tf-params-flops', 'FFN 只是个小 MLP，计算量主要在注意力上。'),
+    ('tf-mlm-mask-vs-attention-mask',
+     "It is not complicated, but BERT's [MASK] works like an attention mask, so no position attends to a "
+     "masked token."),
+    ('pos-nope',
+     'Even with a causal mask, a Transformer without positional encodings is a bag-of-words model.'),
+    ('pos-nope', 'Without positional encodings, a Transformer is a bag-of-words model.'),
+    ('pos-nope', '不加位置编码，Transformer 就是词袋模型。'),
+    ('pos-nope', 'A decoder without positional encodings is a bag of words.'),
+    ('pos-nope', 'A GPT-style decoder without positional encodings is just a bag of words.'),
+    ('pos-word-order',
+     'Once the queries, keys and values are computed, self-attention is permutation-invariant.'),
+    ('pos-word-order', '算出 query、key、value 之后，自注意力是置换不变的。'),
+    ('pos-context-extension',
+     "I'm not sure, but I think NTK-aware scaling brings every slow pair back into the trained range."),
+    ('scale-attention-sinks', "I'm not sure, but I think StreamingLLM gives a model infinite context."),
+    ('pos-context-extension', 'PI leaves the short range untouched.'),  # L2
+    ('pos-context-extension', 'PI does not affect short-range behaviour.'),
+]
+
+CH1011_R3_CORRECT = [
+    ('pos-nope', '没有位置编码的 Transformer 并没有退化成词袋模型。'),
+    ('pos-nope', '没有位置编码的 Transformer 没有退化为词袋模型，因果掩码泄露了顺序。'),
+    ('pos-nope', '没有位置编码的 Transformer 也没有变成词袋模型。'),
+    ('pos-nope', 'A Transformer without positional encodings is no bag-of-words model.'),
+    ('pos-nope', 'An encoder without positional encodings is a bag of words.'),
+    ('pos-nope', 'With positional encodings a Transformer is no longer a bag of words.'),
+    ('pos-word-order', '自注意力对 key 和 value 的顺序是置换不变的，对 query 是等变的。'),
+    ('pos-word-order', 'Attention is invariant to the order of the keys and values.'),
+    ('pos-word-order',
+     'Attention is permutation-invariant with respect to the keys: shuffling the key-value pairs leaves '
+     'each output unchanged.'),
+    ('pos-word-order',
+     'For a fixed query, attention is invariant to permuting the keys and values together.'),
+    ('scale-attention-sinks',
+     'Many people think StreamingLLM gives a model infinite context, but it does not.'),
+    ('tf-params-flops', '对于长序列，计算都在注意力上。'),
+    ('pos-context-extension', 'PI does not leave the short range untouched.'),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH1011_R3_MYTHS)
+def test_chapter_10_11_third_review_myths_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH1011_R3_CORRECT)
+def test_chapter_10_11_third_review_correct_answers_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+def test_a_tilde_frees_only_its_own_negation_in_its_place() -> None:
+    card = get_card(CARDS, 'pos-families')
+    assert 3 in card.check('RoPE 是乘法而不是加法。').covered
+    for reversed_claim in ('RoPE 是加法而不是乘法。', 'RoPE 不是乘法而是加法。'):
+        assert 3 not in card.check(reversed_claim).covered, reversed_claim
+    pattern = parse_pattern("transform + ~without | no + @position + bag")
+    assert pattern.match(clauses("A Transformer without positions is a bag of words")[0])
+    assert not pattern.match(clauses("A Transformer without positions is no bag of words")[0])
+
+
+def test_only_a_double_bang_qualifier_reaches_back_over_earlier_clauses() -> None:
+    from selfattention.interview.matcher import Tell
+
+    assert check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !head",))]).stated
+    assert not check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !!head",))]).stated
+    assert not check_answer("With many heads we divide.", [], [Tell(("divide + !head",))]).stated

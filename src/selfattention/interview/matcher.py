@@ -5,16 +5,17 @@ must all appear, affirmed, within one clause of the answer (see `language` for c
 segmentation, formulas and synonyms). A pattern is written ``a b + c | d + !e``: groups separated by ``+``
 must all be present in the clause in any order and with any words between them; ``|`` separates
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
-absent from the clause. A concept right after a negation in its clause ("not by d_k", "nobody …",
+absent from the clause; one starting with ``!!`` is a qualifier, absent from the clause and, in a myth,
+from the clauses before it in its sentence ("for long inputs, …"), unless they are an "if …" that
+belongs to the myth. A concept right after a negation in its clause ("not by d_k", "nobody …",
 "不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
 not stated. A group starting with ``~`` is a negation that belongs to the claim ("~without @position",
 "~不影响"): it must be present, and its own negation words do not negate the groups after it (any other
 negation still does: "a Transformer without positions is not a bag of words" states no myth).
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
-stated by a clause that matches one of its patterns (its ``!`` groups absent from the clause and from
-the clauses before it in its sentence, which may qualify it, "for long inputs, …", unless they are an
-"if …" that belongs to the myth) and is not a condition or a
+stated by a clause that matches one of its patterns (its ``!`` groups absent from the clause, its
+``!!`` groups from the clause and the clauses before it in its sentence) and is not a condition or a
 counterfactual ("if we divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth
 blocks the key points it contradicts (``blocks``, per card).
 
@@ -43,6 +44,8 @@ class Pattern:
     absent: tuple[tuple[tuple[str, ...], ...], ...] = ()
     at_least: int = 0  # "K of: a | b | c": at least K of the groups (each concept one group, its forms)
     licence: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "~a": present; its negation is the claim's
+    qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!a": absent here and from ``context``
+    licence_at: tuple[int, ...] = ()  # per licence group: how many concept groups are written before it
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
         """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
@@ -53,17 +56,30 @@ class Pattern:
         self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = ()
     ) -> bool:
         """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
-        ``context``: further clauses where an ``absent`` group must not be either (a myth's sentence)."""
+        ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence)."""
         for group in self.absent:
+            if any(c.find(p) for c in span for p in group):
+                return False
+        for group in self.qualifier:
             if any(c.find(p) for c in (*span, *context) for p in group):
                 return False
         licensed: dict[int, set[int]] = {}  # clause (by position in span) -> its claim's negation units
-        for group in self.licence:
-            hits = [(k, i, len(p)) for k, c in enumerate(span) for p in group for i, _ in c.find(p)]
+        for m, group in enumerate(self.licence):
+            # only the claim's own negation: the first occurrence that sits after the concept written
+            # before it and before the one written after it ("乘法而不是加法", not "加法而不是乘法"; in
+            # "没有位置编码的模型并没有退化成词袋" the second 没有 still negates)
+            at = self.licence_at[m] if m < len(self.licence_at) else 0
+            before = self._positions(span, self.groups[at - 1]) if at else None
+            after = self._positions(span, self.groups[at]) if at < len(self.groups) else None
+            hits = sorted(
+                (k, i, len(p)) for k, c in enumerate(span) for p in group for i, _ in c.find(p)
+                if (before is None or any(x < (k, i) for x in before))
+                and (after is None or any(x >= (k, i + len(p)) for x in after))
+            )
             if not hits:
                 return False
-            for k, i, n in hits:
-                licensed.setdefault(k, set()).update(range(i, i + n))
+            k, i, n = hits[0]
+            licensed.setdefault(k, set()).update(range(i, i + n))
         found = sum(
             any(
                 ok or not polarity
@@ -73,6 +89,11 @@ class Pattern:
             for group in self.groups
         )
         return found >= (self.at_least or len(self.groups))
+
+    @staticmethod
+    def _positions(span: Sequence[Clause], group) -> list[tuple[int, int]]:
+        """(clause, unit) where each phrase of ``group`` occurs in ``span``."""
+        return [(k, i) for k, c in enumerate(span) for p in group for i, _ in c.find(p)]
 
 
 def _alternatives(raw: str) -> tuple[tuple[str, ...], ...]:
@@ -92,6 +113,8 @@ def parse_pattern(source: str) -> Pattern:
     groups: list[tuple[tuple[str, ...], ...]] = []
     absent: list[tuple[tuple[str, ...], ...]] = []
     licence: list[tuple[tuple[str, ...], ...]] = []
+    qualifier: list[tuple[tuple[str, ...], ...]] = []
+    licence_at: list[int] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
         rest, *excl = rest.split("+")
@@ -108,10 +131,16 @@ def parse_pattern(source: str) -> Pattern:
         raw = raw.strip()
         alts = _alternatives(raw.lstrip("!~"))
         if alts:
-            (absent if raw[:1] == "!" else licence if raw[:1] == "~" else groups).append(alts)
+            if raw[:1] == "~":
+                licence_at.append(len(groups))
+            kind = {"!!": qualifier, "!": absent, "~": licence}
+            next((v for k, v in kind.items() if raw.startswith(k)), groups).append(alts)
     if not groups:
         raise ValueError(f"pattern {source!r} has no concept to look for")
-    return Pattern(source, tuple(groups), tuple(absent), licence=tuple(licence))
+    return Pattern(
+        source, tuple(groups), tuple(absent), licence=tuple(licence), qualifier=tuple(qualifier),
+        licence_at=tuple(licence_at),
+    )
 
 
 @dataclass(frozen=True)
@@ -157,8 +186,9 @@ def _first_clause(
     for k, clause in enumerate(cls):
         if myth and (clause.conditional or clause.question):
             continue
-        # a myth's exclusions also hold over the clauses before it in its sentence, which can qualify it:
-        # "对于长序列，计算都在注意力上"; not over an "if …" clause ("if you mask the padding, BN works")
+        # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("对于长序列，
+        # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
+        # exclusions ("!") do not: "I'm not sure, but …", "In multi-head attention, …" qualify nothing
         same = [c for c in cls[:k] if c.sentence == clause.sentence and not c.conditional]
         context = same if myth else []
         for src in patterns:
