@@ -1906,3 +1906,70 @@ def test_only_a_double_bang_qualifier_reaches_back_over_earlier_clauses() -> Non
     assert check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !head",))]).stated
     assert not check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !!head",))]).stated
     assert not check_answer("With many heads we divide.", [], [Tell(("divide + !head",))]).stated
+
+
+
+
+# Third review of chapters 01-05 (M1, M2): myths that missed their plain statement (a conditional one
+# among them: a myth pattern that names its condition may match an "if ..." clause), and two myths that
+# flagged their own correction.
+CH0105_R3_MYTHS = [
+    ('mh-split-heads', 'If the shapes are right the reshape is right.'),
+    ('mh-split-heads', 'As long as the shape is right, the reshape is correct.'),
+    ('mh-split-heads', 'The shapes are right, so the reshape is right.'),
+    ('mh-split-heads', 'A correct shape means the reshape is correct.'),
+    ('mh-split-heads', '只要形状对，reshape 就没问题。'),
+    (
+        'scaling-learnable-temperature',
+        'A learnable temperature lets the model express attention patterns it could not express before.',
+    ),
+    (
+        'scaling-learnable-temperature',
+        "A learnable temperature lets the model express patterns it couldn't express before.",
+    ),
+    ('mask-self-masked-cross', '交叉注意力在解码器里，所以需要因果掩码。'),
+    ('mask-cross-attention', '交叉注意力在解码器里，所以需要因果掩码。'),
+    ('mh-head-dim', 'd_model must be divisible by h.'),
+    ('mh-head-dim', 'd_model 必须能被 h 整除。'),
+    ('mh-head-dim', 'The model dimension has to be divisible by the number of heads.'),
+    ('flow-softmax-axis', 'Each column of the attention matrix sums to 1.'),
+    ('flow-softmax-axis', '注意力矩阵每一列和为 1。'),
+    ('flow-softmax-axis', 'Every column adds up to 1, like a probability distribution.'),
+]
+
+CH0105_R3_CORRECT = [
+    ('mh-split-heads', 'If the shapes are right the reshape can still be wrong.'),
+    ('mh-split-heads', 'Even if the shapes are right, the reshape is not necessarily right.'),
+    ('mh-split-heads', 'Getting the right shape does not mean the reshape is right.'),
+    ('mh-split-heads', 'We transpose first, so the reshape is right.'),
+    (
+        'scaling-learnable-temperature',
+        'It does not let the model express patterns it could not express before.',
+    ),
+    (
+        'scaling-learnable-temperature',
+        'If the temperature were learnable, the model could not express anything new.',
+    ),
+    ('mh-head-dim', 'That is only needed when d_k is defined as d_model / h.'),
+    ('mh-head-dim', '只有把 d_k 定义成 d_model / h 时才需要。'),
+    ('mh-head-dim', 'It is only required when you define d_k as d_model / h.'),
+    ('mh-head-dim', 'Divisibility is only needed for the d_model/h convention.'),
+    ('mh-head-dim', 'With d_k = d_model/h, d_model must be divisible by h; in general it need not be.'),
+    ('mh-head-dim', 'd_model has to be divisible by h only if you insist on d_k = d_model / h.'),
+    ('flow-softmax-axis', 'A column can sum to more or less than 1.'),
+    ('flow-softmax-axis', "A key's column can sum to more than 1."),
+    ('flow-softmax-axis', 'A column can sum to more or less than 1; only rows are normalised.'),
+    ('flow-softmax-axis', 'Column sums can be above or below 1.'),
+    ('flow-softmax-axis', '列的和可以大于或小于 1。'),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0105_R3_MYTHS)
+def test_chapter_01_05_myths_of_the_third_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0105_R3_CORRECT)
+def test_correct_chapter_01_05_answers_of_the_third_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)

@@ -152,7 +152,9 @@ class MultiHeadAttention(nn.Module):
         Self-attention if ``context`` is None, else cross-attention: keys/values come from
         context (B, n_k, d_model). ``mask``: bool, True = may attend, broadcastable to (B, h, n_q, n_k).
         With ``kv_cache`` the new keys/values are appended to the cache and, if ``mask`` is None,
-        an end-aligned causal mask (``causal_mask(n_q, n_k)``) is used.
+        an end-aligned causal mask (``causal_mask(n_q, n_k)``) is used. An explicit ``mask`` is
+        the whole contract: it replaces the causal mask rather than adding to it, so a prefill
+        with a padding mask must carry causality itself (``padding & causal_mask(n_q, n_k)``).
         """
         self._check_input(x, "x")
         B, n_q, _ = x.shape

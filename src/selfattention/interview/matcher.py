@@ -30,7 +30,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .language import Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
+from .language import _EN_COND, _ZH_COND, Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
 
@@ -184,7 +184,7 @@ def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
 ) -> str | None:
     for k, clause in enumerate(cls):
-        if myth and (clause.conditional or clause.question):
+        if myth and clause.question:
             continue
         # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("对于长序列，
         # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
@@ -192,6 +192,10 @@ def _first_clause(
         same = [c for c in cls[:k] if c.sentence == clause.sentence and not c.conditional]
         context = same if myth else []
         for src in patterns:
+            # a condition states no myth, unless the myth is the conditional itself and its pattern says so
+            # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
+            if myth and clause.conditional and not _names_condition(src):
+                continue
             if parse_pattern(src).match_span([clause], polarity, context):
                 return clause.text
     if myth or WINDOW < 2:
@@ -208,6 +212,21 @@ def _first_clause(
 
 
 WINDOW = 2
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_condition(source: str) -> bool:
+    """A group (not a ``!`` one) of the pattern is a conditional word ("if", "could", "如果"): the
+    condition belongs to the myth, so the pattern may match a conditional clause."""
+    for raw in source.split("+"):
+        raw = raw.strip()
+        if raw[:1] in "!~":
+            continue
+        for alt in raw.split("|"):
+            words = alt.split()
+            if any(w in _EN_COND for w in words) or any(w in alt for w in _ZH_COND):
+                return True
+    return False
 
 
 def negative(text: str) -> bool:
