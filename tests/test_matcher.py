@@ -1602,7 +1602,7 @@ def test_chapter_06_09_myths_of_the_second_review_and_the_registry_are_caught(ci
 
 
 # Third review of chapters 06-09 (M1): correct sentences that a myth's subject words alone used to flag
-# (16 of 16 flagged by the registry before this fix), and myth phrasings the narrowed patterns still catch.
+# (all 18 flagged by the registry before this fix), and myth phrasings the narrowed patterns still catch.
 CH0609_R3_CORRECT = [
     ("cx-flashattention", "FlashAttention reduces memory from O(n^2) to O(n)."),
     ("cx-flashattention", "FlashAttention reduces the quadratic memory to linear."),
@@ -1639,6 +1639,8 @@ CH0609_R3_CORRECT = [
         "dva-dot-vs-additive",
         "Dot-product attention has a lower cost in practice, though the big-O is the same.",
     ),
+    ("cx-online-softmax", "The online softmax is exact; only Performer-style methods approximate."),
+    ("cx-online-softmax", "Performer 用随机特征，所以只能近似 softmax；在线 softmax 是精确的。"),
 ]
 
 CH0609_R3_MYTHS = [
@@ -1656,6 +1658,8 @@ CH0609_R3_MYTHS = [
     ("bias-k-bias-redundant", "Both the query and the key bias are redundant."),
     ("cx-sparse-linear", "Linear attention gives exactly the same result as standard attention."),
     ("dva-dot-vs-additive", "Dot-product attention has lower time complexity."),
+    ("cx-online-softmax", "The online softmax is only an approximation."),
+    ("cx-online-softmax", "每块单独算，所以是近似的。"),
 ]
 
 
