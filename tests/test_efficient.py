@@ -154,3 +154,31 @@ def test_attention_functions_agree_on_empty_keys_and_queries() -> None:
     for f in funcs:
         assert f(q0, k, v).shape == (2, 0, 4)
     assert tiled_attention(q0, k, v, causal=True).shape == (2, 0, 4)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("which", ["query", "keys", "both"])
+def test_linear_attention_is_finite_for_far_negative_inputs(which, causal) -> None:
+    """elu(x) + 1 = expm1(x) + 1 cancels to exactly 0 below about -17 in fp32 (about -37 in fp64): a query
+    with every entry there, or every key there, had normaliser exactly 0 and output 0 / 0 = NaN.
+    The reference forms phi = exp(x) (x <= 0), 1 + x (x > 0) directly in float64: finite at x = -120.
+    """
+    from selfattention import linear_attention
+
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, 8, 4, generator=g) for _ in range(3))
+    if which in ("query", "both"):
+        q[:, 3] = -120.0 + torch.randn(2, 4, generator=g)  # one query row far negative
+    if which in ("keys", "both"):
+        k = -120.0 + torch.randn(2, 8, 4, generator=g)  # every key far negative
+    qd, kd = q.double(), k.double()
+    fq = torch.where(qd > 0, 1 + qd, torch.exp(qd.clamp_max(0)))  # elu + 1 without the cancellation
+    fk = torch.where(kd > 0, 1 + kd, torch.exp(kd.clamp_max(0)))
+    w = fq @ fk.transpose(-2, -1)  # (2, 8, 8): phi(q_i) . phi(k_j), formed only in this test
+    if causal:
+        w = w.tril()
+    ref = (w @ v.double()) / w.sum(dim=-1, keepdim=True)
+    out = linear_attention(q, k, v, causal=causal)
+    assert torch.isfinite(ref).all()
+    assert torch.isfinite(out).all()
+    torch.testing.assert_close(out.double(), ref, rtol=1e-5, atol=1e-5)

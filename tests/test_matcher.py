@@ -1973,3 +1973,78 @@ def test_chapter_01_05_myths_of_the_third_review_are_caught(cid: str, answer: st
 def test_correct_chapter_01_05_answers_of_the_third_review_are_not_flagged(cid: str, answer: str) -> None:
     result = get_card(CARDS, cid).check(answer)
     assert not result.stated, (cid, answer, result.stated)
+
+
+
+
+# Third review of chapters 06-09 (M1): correct sentences that a myth's subject words alone used to flag
+# (all 18 flagged by the registry before this fix), and myth phrasings the narrowed patterns still catch.
+CH0609_R3_CORRECT = [
+    ("cx-flashattention", "FlashAttention reduces memory from O(n^2) to O(n)."),
+    ("cx-flashattention", "FlashAttention reduces the quadratic memory to linear."),
+    ("cx-flashattention", "FlashAttention 把显存从 O(n²) 降低到 O(n)。"),
+    ("cx-time-space", "The quadratic term always dominates once n > 2d."),
+    ("cx-time-space", "Beyond n = 2d the n^2 terms always dominate the attention layer."),
+    ("cx-kv-cache-memory", "With MQA the cache is divided by the number of query heads."),
+    (
+        "cx-kv-cache-memory",
+        "MQA keeps one K/V head for all query heads, so the cache shrinks by the number of query heads.",
+    ),
+    ("dva-cost", "The projections are O(n d d_a) and the tanh is O(n^2 d_a)."),
+    ("dva-cost", "Dot-product attention's projections cost O(n d^2) and its scores O(n^2 d)."),
+    (
+        "dva-variants",
+        "Dot and general scores are bilinear, so a single layer is less expressive than the additive MLP"
+        " score, but stacking layers recovers it.",
+    ),
+    ("dva-variants", "A bilinear score is less expressive than an MLP score."),
+    ("dva-variants", "双线性打分的表达能力不如加性的 MLP 打分，但多层可以补回来。"),
+    (
+        "bias-mask-conventions",
+        "Passing the same boolean mask to SDPA and nn.MultiheadAttention silently inverts it.",
+    ),
+    (
+        "bias-k-bias-redundant",
+        "Both the key bias and the value bias are redundant: b_K cancels and b_V folds into the output bias.",
+    ),
+    (
+        "cx-sparse-linear",
+        "Linear attention gives the same result as its quadratic form phi(Q) phi(K)^T V, row-normalised.",
+    ),
+    (
+        "dva-dot-vs-additive",
+        "Dot-product attention has a lower cost in practice, though the big-O is the same.",
+    ),
+    ("cx-online-softmax", "The online softmax is exact; only Performer-style methods approximate."),
+    ("cx-online-softmax", "Performer 用随机特征，所以只能近似 softmax；在线 softmax 是精确的。"),
+]
+
+CH0609_R3_MYTHS = [
+    ("cx-flashattention", "FlashAttention reduces the quadratic compute."),
+    ("cx-flashattention", "FlashAttention reduces the O(n^2) time to linear."),
+    ("cx-time-space", "Attention always dominates the cost of a Transformer."),
+    ("cx-kv-cache-memory", "The KV cache grows with the number of query heads."),
+    ("cx-kv-cache-memory", "The cache size is set by the number of query heads."),
+    ("dva-cost", "The projections are O(n^2) because every pair is projected."),
+    ("dva-variants", "Dot-product attention is less expressive than general attention."),
+    ("dva-variants", "点积注意力没有参数，表达能力更弱。"),
+    ("bias-mask-conventions", "You can pass the same mask to SDPA and nn.MultiheadAttention."),
+    ("bias-mask-conventions", "True means the same in SDPA and MultiheadAttention."),
+    ("bias-k-bias-redundant", "Both biases cancel."),
+    ("bias-k-bias-redundant", "Both the query and the key bias are redundant."),
+    ("cx-sparse-linear", "Linear attention gives exactly the same result as standard attention."),
+    ("dva-dot-vs-additive", "Dot-product attention has lower time complexity."),
+    ("cx-online-softmax", "The online softmax is only an approximation."),
+    ("cx-online-softmax", "每块单独算，所以是近似的。"),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_R3_CORRECT)
+def test_correct_chapter_06_09_answers_of_the_third_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH0609_R3_MYTHS)
+def test_chapter_06_09_myths_of_the_third_review_are_still_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

@@ -95,3 +95,44 @@ def test_stabiliser_bias_is_small_beside_the_monte_carlo_error() -> None:
     bias = float((out - plain).abs().max())
     mc_error = float((plain - F.scaled_dot_product_attention(q, k, v)).abs().max())
     assert 0 < bias < 0.01 * mc_error  # not exact, but far below the estimator's own error
+
+
+def _shifted_float64(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, m: int, seed: int) -> torch.Tensor:
+    """performer_attention's estimate in float64 on the same inputs and the same float32 omega."""
+    gen = torch.Generator().manual_seed(seed)
+    omega = torch.randn(m, q.shape[-1], generator=gen).double()  # drawn in float32, as for 16-bit inputs
+    q, k, v = q.double(), k.double(), v.double()
+    s = q.shape[-1] ** -0.25
+    lq = (q * s) @ omega.T - ((q * s) ** 2).sum(dim=-1, keepdim=True) / 2
+    lk = (k * s) @ omega.T - ((k * s) ** 2).sum(dim=-1, keepdim=True) / 2
+    fq = torch.exp(lq - lq.amax(dim=-1, keepdim=True)) + 1e-6
+    fk = torch.exp(lk - lk.amax(dim=(-2, -1), keepdim=True)) + 1e-6
+    return (fq @ (fk.transpose(-2, -1) @ v)) / (fq @ fk.sum(dim=-2).unsqueeze(-1))
+
+
+@pytest.mark.parametrize("inputs", ["unit-norm", "zero"])
+@pytest.mark.parametrize(("dtype", "tol"), [(torch.float16, 5e-3), (torch.bfloat16, 3e-2)])
+def test_performer_16_bit_matches_float64(inputs: str, dtype: torch.dtype, tol: float) -> None:
+    """Small-norm q, k: every shifted feature is near 1 and the normaliser nears m n_k (1e5 here, > 65504).
+
+    Summed in fp16 it overflowed to inf and finite / inf gave exactly 0 (unit-norm: 3459 of 4096 rows;
+    q = k = 0: every row), in bf16 the sums lost precision; a relative error per row catches the zeros
+    (error 1).
+    """
+    n, d, m = 4096, 64, 256
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 1, n, d, generator=g) for _ in range(3))
+    if inputs == "unit-norm":  # as in QK-normalised (cosine) attention
+        q, k = q / q.norm(dim=-1, keepdim=True), k / k.norm(dim=-1, keepdim=True)
+    else:
+        q, k = torch.zeros_like(q), torch.zeros_like(k)
+    q, k, v = q.to(dtype), k.to(dtype), v.to(dtype)
+    out = performer_attention(q, k, v, m, torch.Generator().manual_seed(1))
+    assert out.dtype == dtype
+    ref = _shifted_float64(q, k, v, m, 1)  # (1, 1, n, d)
+    assert int((out.abs().amax(dim=-1) == 0).sum()) == 0  # no row silently zero
+    rel = (out.double() - ref).abs().amax(dim=-1) / ref.abs().amax(dim=-1)  # (1, 1, n) per row
+    assert float(rel.max()) < tol
+    if inputs == "zero":  # equal features: the exact mean of v, whatever omega
+        mean_v = v.double().mean(dim=-2, keepdim=True).expand_as(ref)
+        torch.testing.assert_close(ref, mean_v, rtol=1e-9, atol=1e-9)

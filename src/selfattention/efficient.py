@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 import torch
-import torch.nn.functional as F
 
 from ._checks import broadcast_shape, check_has_keys, check_positive_int, check_qkv
 
@@ -74,6 +73,11 @@ def tiled_attention(
     return torch.cat(blocks, dim=-2)  # (..., n_q, d_v)
 
 
+def _log_elu1(x: torch.Tensor) -> torch.Tensor:
+    """log(elu(x) + 1): x for x <= 0, log1p(x) for x > 0, never -inf."""
+    return torch.where(x > 0, torch.log1p(x.clamp_min(0)), x)
+
+
 def linear_attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False
 ) -> torch.Tensor:
@@ -85,6 +89,11 @@ def linear_attention(
     For float16 / bfloat16 inputs the features, both sums and the division run in float32 and only the
     output is cast back: the normaliser is about n_k d_k (elu + 1 features are ~1), past fp16's 65504 at
     n_k d_k ~ 65k, and finite / inf would give exact zeros.
+    The features are rescaled by constants that cancel (a per-row maximum for q, one for all keys), so a query
+    or key set with every entry far negative (elu + 1 = expm1 + 1 cancelling to 0 in fp32 below about -17)
+    gives the finite answer, not 0 / 0 = NaN. A row can still give 0 / 0 only if, after both shifts, every
+    product of its features with a key's underflows (a query large in one coordinate, every key far negative
+    there and large in another): contrived inputs.
     n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)
@@ -95,7 +104,13 @@ def linear_attention(
     out_t = q.dtype
     acc_t = torch.float32 if out_t in (torch.float16, torch.bfloat16) else out_t
     q, k, v = q.to(acc_t), k.to(acc_t), v.to(acc_t)
-    fq, fk = F.elu(q) + 1, F.elu(k) + 1  # (..., n_q, d_k), (..., n_k, d_k): positive features
+    # elu(x) + 1 = expm1(x) + 1 cancels to exactly 0 below about -17 in fp32 (-37 in fp64): a query with
+    # every entry there (or every key) had normaliser 0 and output 0 / 0 = NaN. So phi is formed from its log,
+    # shifted by a per-row maximum for q and one maximum over all keys and features for k: both constants
+    # cancel in num / den (in every causal prefix too); the largest feature of a row, or of the keys, is 1.
+    lq, lk = _log_elu1(q), _log_elu1(k)
+    fq = torch.exp(lq - lq.amax(dim=-1, keepdim=True))  # (..., n_q, d_k): positive features
+    fk = torch.exp(lk - lk.amax(dim=(-2, -1), keepdim=True))  # (..., n_k, d_k)
     if causal:
         kv = torch.einsum("...nd,...ne->...nde", fk, v).cumsum(dim=-3)  # (..., n, d_k, d_v): n prefix states
         num = torch.einsum("...nd,...nde->...ne", fq, kv)  # (..., n, d_v)

@@ -13,7 +13,9 @@ FAVOR+ proper draws the w's orthogonal (block-orthogonal Gaussian), which lowers
 implements the plain estimator with i.i.d. features and no redrawing. It does subtract a maximum before the
 exponential (per query row for q's features, one maximum over all keys and features for k's): both factors
 cancel between numerator and normaliser, so the result is unchanged, but exp no longer overflows to inf
-(and the output to NaN) for large inputs in float16, bfloat16 or float32. The shift alone does not stop
+(and the output to NaN) for large inputs in float16, bfloat16 or float32. The shift bounds the features,
+not their sums: the normaliser reaches about m n_k, so 16-bit inputs are computed in float32 (see
+`performer_attention`). The shift alone does not stop
 underflow: when every shifted cross term of a query row is below about -17 (float16) or -103 (float32), its
 normaliser is exactly 0 and the output 0 / 0 = NaN. So, as Performer's reference
 `softmax_kernel_transformation` does (numerical_stabilizer = 1e-6), a small constant is added to every
@@ -62,17 +64,24 @@ def performer_attention(
     not for the normalised output (a ratio of two estimates); its variance grows with the norms of q and k.
     ``stabilizer`` is added to every max-shifted feature so that no normaliser is exactly 0 (see the module
     docstring); ``stabilizer=0`` gives the plain estimator, exactly.
+    For float16 / bfloat16 inputs omega is drawn in float32 and the features, both sums and the division run
+    in float32; only the output is cast back. The max-shift bounds each feature by 1 + stabilizer, not the
+    normaliser: with small-norm q and k (unit-norm, or q = k = 0) the features are all near 1 and the
+    normaliser nears m n_k, past fp16's 65504 at m n_k ~ 65k, and finite / inf would give exact zeros.
     """
     check_qkv(q, k, v)
     check_has_keys(k)  # n_k = 0 would give 0 / 0
     m = check_positive_int(num_features, "num_features")
     d_k = q.shape[-1]
-    omega = torch.randn(m, d_k, generator=generator, dtype=q.dtype, device=q.device)  # (m, d_k)
+    out_t = q.dtype
+    acc_t = torch.float32 if out_t in (torch.float16, torch.bfloat16) else out_t
+    q, k, v = q.to(acc_t), k.to(acc_t), v.to(acc_t)
+    omega = torch.randn(m, d_k, generator=generator, dtype=acc_t, device=q.device)  # (m, d_k)
     s = d_k**-0.25  # split 1/sqrt(d_k) between q and k
     lq, lk = _log_features(q * s, omega), _log_features(k * s, omega)  # (..., n_q, m), (..., n_k, m)
     # Max-shift: a per-row constant for q and one constant per (batch, head) for k cancel in num / den.
     fq = torch.exp(lq - lq.amax(dim=-1, keepdim=True)) + stabilizer
     fk = torch.exp(lk - lk.amax(dim=(-2, -1), keepdim=True)) + stabilizer  # the 1/sqrt(m) also cancels
     num = fq @ (fk.transpose(-2, -1) @ v)  # (..., n_q, d_v): the m x d_v sum first
-    den = fq @ fk.sum(dim=-2).unsqueeze(-1)  # (..., n_q, 1)
-    return num / den
+    den = fq @ fk.sum(dim=-2).unsqueeze(-1)  # (..., n_q, 1): up to about m n_k
+    return (num / den).to(out_t)  # (..., n_q, d_v), cast once, at the end
