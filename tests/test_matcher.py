@@ -2048,3 +2048,75 @@ def test_correct_chapter_06_09_answers_of_the_third_review_are_not_flagged(cid: 
 @pytest.mark.parametrize(("cid", "answer"), CH0609_R3_MYTHS)
 def test_chapter_06_09_myths_of_the_third_review_are_still_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+
+
+# Chapter 15, third review: correct answers the myths flagged (ZeRO/FSDP, the ring's group size,
+# the zigzag fix, sparse attention and 16-bit rounding) and myths the registry missed.
+CH15_R3_CORRECT = [
+    ('parallel-kinds', 'Fully sharded data parallelism reduces memory per device.'),
+    ('parallel-kinds', 'Sharded data parallelism saves memory.'),
+    (
+        'parallel-kinds',
+        'ZeRO reduces the memory per device by sharding optimizer states across data-parallel ranks.',
+    ),
+    ('parallel-kinds', 'Data parallel training with FSDP lowers memory per device.'),
+    ('parallel-kinds', 'Data parallelism with ZeRO stage 3 cuts memory per device.'),
+    ('parallel-kinds', '数据并行本身不省显存，FSDP 这种分片的数据并行才减少显存。'),
+    ('parallel-ulysses', 'Ring attention can use as many GPUs as you like; Ulysses is bounded by the heads.'),
+    (
+        'parallel-ulysses',
+        'The ring can grow to as many devices as you like, since it is not bounded by heads.',
+    ),
+    ('parallel-ulysses', '环形注意力适用于任意卡数，Ulysses 不行。'),
+    ('parallel-ulysses', 'Ulysses 的卡数受头数限制，而环形注意力适用于任意卡数。'),
+    ('parallel-ulysses', '环形注意力可以扩展到任意卡数。'),
+    ('parallel-zigzag', "With zigzag shards the causal mask halves each rank's work."),
+    ('parallel-zigzag', "Zigzag makes the causal mask halve every rank's work equally."),
+    ('parallel-zigzag', 'zigzag 切分后，因果掩码让每张卡的工作量均匀减半。'),
+    (
+        'parallel-split-attention',
+        'Unlike sparse attention, which approximates far-away blocks, ring attention is exact.',
+    ),
+    (
+        'parallel-split-attention',
+        'Sparse and low-rank methods approximate far blocks; ring attention does not.',
+    ),
+    ('parallel-split-attention', 'In 16-bit you lose some precision, as with any low-precision kernel.'),
+    (
+        'parallel-split-attention',
+        'The 16-bit ring loses a little precision to rounding, like any 16-bit kernel,'
+        ' but it is not an approximation.',
+    ),
+]
+
+CH15_R3_MYTHS = [
+    ('parallel-kinds', 'Data parallelism saves memory per device.'),
+    ('parallel-kinds', '数据并行能节省每张卡的显存。'),
+    ('parallel-ulysses', 'Ulysses can use as many GPUs as you like.'),
+    ('parallel-ulysses', 'Ulysses 适用于任意卡数。'),
+    ('parallel-ulysses', 'Ulysses 可以用任意数量的卡。'),
+    ('parallel-zigzag', "A causal mask halves every rank's work equally."),
+    ('parallel-zigzag', '因果掩码让每个 rank 的工作量都均匀减半。'),
+    ('parallel-split-attention', 'Ring attention approximates attention over far-away blocks.'),
+    ('parallel-split-attention', '环形注意力对远处的块做近似。'),
+    ('parallel-split-attention', 'Ring attention loses accuracy.'),
+    ('parallel-head-tp', '注意力的张量并行需要对 Q、K、V 做 all-gather。'),
+    ('parallel-head-tp', '张量并行先对 Q、K、V 做 all-gather，再算注意力。'),
+    ('parallel-head-tp', '注意力的张量并行要先 all-gather K 和 V。'),
+    ('parallel-ring-backward', 'autograd 可以直接对收发操作求导。'),
+    ('parallel-ring-backward', 'autograd 可以直接对收发求导，不用自己写反向。'),
+    ('parallel-ring-backward', '反向传播时 autograd 会自动处理 send 和 recv。'),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH15_R3_CORRECT)
+def test_correct_chapter_15_answers_of_the_third_review_are_not_flagged(cid: str, answer: str) -> None:
+    result = get_card(CARDS, cid).check(answer)
+    assert not result.stated, (cid, answer, result.stated)
+
+
+@pytest.mark.parametrize(("cid", "answer"), CH15_R3_MYTHS)
+def test_chapter_15_myths_of_the_third_review_are_caught(cid: str, answer: str) -> None:
+    assert get_card(CARDS, cid).check(answer).stated, (cid, answer)

@@ -135,6 +135,12 @@ def _more(rank: int, world: int) -> dict[str, object]:
             out[f"{name}_empty"] = None
         except ValueError as e:
             out[f"{name}_empty"] = str(e)
+        for tag, x in (("width0", q[..., :0]), ("heads0", q[..., :0, :, :])):  # d_k = 0, h = 0
+            try:
+                attn(x, x, x, pair)
+                out[f"{name}_{tag}"] = None
+            except ValueError as e:
+                out[f"{name}_{tag}"] = str(e)
     q4 = q[..., :4, :]
     bad = {  # rank 1 of each pair differs: a NaN, an inf, another dtype, ndim, width, not a tensor
         "nan": torch.where(torch.arange(4)[:, None] == 0, float("nan"), q4) if pr else q4,
@@ -550,3 +556,12 @@ def test_a_forked_child_refuses_more_threads_instead_of_hanging():
     with pytest.raises(RuntimeError, match=r"set_num_threads\(2\) in a forked child"):
         run_on_processes(_two_threads, 2, timeout=30, start_method="fork")
     assert len(run_on_processes(_two_threads, 2, timeout=60, start_method="spawn")) == 2
+
+
+def test_zero_head_width_and_zero_heads_are_refused_by_ring_and_ulysses(runs):
+    """d_k = 0 or h = 0: a ValueError naming the input, not a ZeroDivisionError."""
+    for r in runs[1]:
+        for name in ("ring", "ulysses"):
+            for tag in ("width0", "heads0"):
+                msg = str(r[f"{name}_{tag}"])
+                assert "needs a head width and a head count >= 1" in msg, (name, tag, msg)

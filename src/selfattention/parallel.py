@@ -297,7 +297,8 @@ def _check_on_every_rank(
     takes part whatever its inputs (any exception of the local checks, a non-tensor input included, is
     held until after the all-reduce), so a failure on one rank raises its error there and ValueError on
     the others instead of leaving them blocked in the next collective. Empty shards (n/P = 0) are refused, so
-    the ring and Ulysses agree (neither returns an empty output). The check is not part of the layer's
+    the ring and Ulysses agree (neither returns an empty output for n/P = 0), as are a head width of 0
+    and zero heads. The check is not part of the layer's
     traffic and is not recorded in a ``CommCounter``.
     """
     err: Exception | None = None
@@ -305,6 +306,9 @@ def _check_on_every_rank(
         for name, t in (("q", q), ("k", k), ("v", v)):  # before local_check: it reads .ndim, .shape
             if not isinstance(t, torch.Tensor):
                 raise TypeError(f"{what}: {name} must be a torch.Tensor: got {type(t).__name__}")
+        for name, t in (("q", q), ("k", k), ("v", v)):  # before local_check, which divides by the heads
+            if t.ndim >= 1 and t.shape[-1] == 0 or t.ndim >= 3 and t.shape[-3] == 0:
+                raise ValueError(f"{what} needs a head width and a head count >= 1: got {name} {_shape(t)}")
         local_check()
         if q.ndim >= 2 and q.shape[-2] == 0:  # ring and Ulysses alike: an empty shard is refused
             raise ValueError(
