@@ -193,6 +193,10 @@ def test_rate_three_cards_reload_and_the_schedule_holds(browser, site, built_boo
         reviews = stored_log(page)
         assert [r["rating"] for r in reviews] == [3, 1, 4] and len({r["card"] for r in reviews}) == 3
         assert "reviews 3" in page.inner_text("#sa-pr-summary")
+        # the page sets the live region 30 ms after clearing it (so a screen reader re-announces): wait for it
+        page.wait_for_function(
+            "document.getElementById('sa-pr-live').textContent.startsWith('Rated Easy')", timeout=5000
+        )
         live = page.inner_text("#sa-pr-live")
         assert live.startswith("Rated Easy"), live
         # reload a day later: the rated cards come back as the scheduler says, buttons show its intervals
