@@ -39,3 +39,19 @@ def built_book() -> BuiltBook:
         pytest.fail(f"jupyter-book build failed (exit {proc.returncode}):\n{book.log[-6000:]}")
     return book
 
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for one browser-test module (skips when Chromium or playwright is missing)."""
+    from browser_support import CHROMIUM_ARGS, find_chromium  # tests/ is on sys.path (conftest's folder)
+
+    exe = find_chromium()
+    if exe is None:
+        pytest.skip("no Chromium found (apt-get install chromium, or set SELFATTENTION_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as pw:
+        # launch() gives every run a fresh, empty profile (a new temporary user-data dir).
+        browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -22,14 +22,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_support import (  # noqa: E402
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     PageReport,
     block_other_hosts,
     colours,
     contrast,
-    find_chromium,
     layout,
     problems,
     serve,
@@ -49,16 +47,6 @@ PAGE_BUDGET = 1_500_000
 pytestmark = [pytest.mark.browser, pytest.mark.book]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = find_chromium()
-    if exe is None:
-        pytest.skip("no Chromium found (apt-get install chromium, or set SELFATTENTION_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from book_support import toc_pages  # noqa: E402  (tests/ is not a package)
 from browser_support import (  # noqa: E402
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     PageReport,
@@ -66,17 +65,6 @@ pytestmark = [pytest.mark.browser]
 # ------------------------------------------------------------------------------------ fixtures
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = find_chromium()
-    if exe is None:
-        pytest.skip("no Chromium found (apt-get install chromium, or set SELFATTENTION_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        # launch() gives every run a fresh, empty profile (a new temporary user-data dir).
-        browser = pw.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
