@@ -165,9 +165,10 @@ class MoE(nn.Module):
     balancing, which steers the choice and never the gate values). Gates: the chosen s renormalised to sum to
     1 for k > 1 (Mixtral's softmax over the top-k logits), s itself for k = 1 (Switch). With
     ``capacity_factor`` c each expert takes at most ceil(c·k·T/E) assignments per batch of T tokens, first
-    choices before second ones and earlier tokens first; the rest are dropped (their expert output is 0, the
-    residual carries the token) and counted in ``self.last``. ``shared_experts`` SwiGLUs are applied to every
-    token and added (DeepSeekMoE).
+    choices before second ones and earlier tokens first; the rest are dropped (their expert output is 0: the
+    token keeps its other experts' outputs, and the residual alone carries it if all k are dropped) and counted
+    in ``self.last``. ``selection_bias`` stays float32 (or float64) whatever the module's dtype.
+    ``shared_experts`` SwiGLUs are applied to every token and added (DeepSeekMoE).
     """
 
     def __init__(
@@ -208,8 +209,9 @@ class MoE(nn.Module):
     def route(self, x2: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """x2 (T, d) -> probs (T, E), experts (T, k), gates (T, k), keep (T, k) (False: over capacity)."""
         probs = torch.softmax(self.router(x2), dim=-1)  # (T, E)
-        bias = self.selection_bias.to(probs.dtype)
-        experts = torch.topk(probs.detach() + bias, self.top_k, dim=-1).indices  # (T, k): bias steers only
+        bias = self.selection_bias  # fp32 or fp64 (see _apply)
+        score = probs.detach().to(torch.promote_types(probs.dtype, bias.dtype)) + bias  # (T, E)
+        experts = torch.topk(score, self.top_k, dim=-1).indices  # (T, k): bias steers only
         chosen = probs.gather(-1, experts)  # (T, k)
         gates = chosen / chosen.sum(-1, keepdim=True) if self.top_k > 1 else chosen
         cap = self.capacity(x2.shape[0])
@@ -257,6 +259,17 @@ class MoE(nn.Module):
         outs = torch.stack([expert(x2) for expert in self.experts], dim=1)  # (T, E, d)
         y = (combine[..., None] * outs).sum(1)  # (T, d)
         return self._finish(x2, probs, experts, keep, y).reshape(x.shape)
+
+    def _apply(self, fn, recurse=True):
+        """As nn.Module, but ``selection_bias`` stays at least float32 when the module goes to fp16/bf16: a
+        bf16 bias of 0.5 has spacing 2**-8 = 0.0039, so a step of 1e-3 would round away (DeepSeek-V3 keeps
+        such state in fp32)."""
+        old = self.selection_bias
+        out = super()._apply(fn, recurse)
+        new = self.selection_bias
+        if new.dtype in (torch.float16, torch.bfloat16):
+            self.selection_bias = old.to(device=new.device, dtype=torch.float32)
+        return out
 
     def balance_step(self, rate: float = 1e-3) -> None:
         """Auxiliary-loss-free balancing: under-loaded experts' bias += ``rate``, over-loaded ones' -= it."""

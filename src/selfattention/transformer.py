@@ -54,7 +54,7 @@ class RMSNorm(nn.Module):
         self.d = check_positive_int(d, "d")
         if eps is not None and not (isinstance(eps, (int, float)) and eps >= 0):
             raise ValueError(f"eps must be a number >= 0 or None: got {eps!r}")
-        self.eps = eps  # None: machine epsilon of the input's dtype, as torch.nn.RMSNorm
+        self.eps = eps  # None: machine epsilon of the computation dtype (fp32 for 16-bit inputs), as nn.RMSNorm
         self.weight = nn.Parameter(torch.ones(self.d))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -62,8 +62,10 @@ class RMSNorm(nn.Module):
         check_tensor(x, "x")
         if x.ndim == 0 or x.shape[-1] != self.d:
             raise ValueError(f"x must have last dim d={self.d}: got x {_shape(x)}")
-        eps = torch.finfo(x.dtype).eps if self.eps is None else self.eps
         xf = x.to(torch.promote_types(x.dtype, torch.float32))  # fp16/bf16 -> fp32
+        # None: the epsilon of the dtype computed in, as F.rms_norm (fp32's 1.2e-7 for fp16/bf16 inputs, not
+        # fp16's 9.8e-4 or bf16's 7.8e-3, which would swamp mean(x²) for a token of RMS below about 0.1)
+        eps = torch.finfo(xf.dtype).eps if self.eps is None else self.eps
         out = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * self.weight.to(xf.dtype)
         return out.to(x.dtype)  # (..., d), the input's dtype whatever the weight's, as F.rms_norm
 
