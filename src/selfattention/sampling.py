@@ -131,10 +131,25 @@ def apply_penalties(
     logits = _check_logits(logits)
     if logits.ndim != 1:
         raise ValueError(f"apply_penalties takes one row of logits (V,): got {_shape(logits)}")
+    for name, value in (("repetition_penalty", repetition_penalty), ("frequency_penalty", frequency_penalty),
+                        ("presence_penalty", presence_penalty)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number: got {value!r}")
     if repetition_penalty <= 0:
         raise ValueError(f"repetition_penalty must be > 0: got {repetition_penalty!r}")
-    ids = torch.as_tensor(list(previous) if not isinstance(previous, torch.Tensor) else previous,
-                          dtype=torch.long).reshape(-1)
+    if isinstance(previous, torch.Tensor):
+        if previous.is_floating_point() or previous.is_complex() or previous.dtype == torch.bool:
+            raise ValueError(f"previous must hold integer token ids: got dtype {previous.dtype}")
+        ids = previous.reshape(-1).to(torch.long)
+    else:
+        previous = list(previous)
+        bad = [t for t in previous if isinstance(t, bool) or not isinstance(t, numbers.Integral)]
+        if bad:
+            raise ValueError(f"previous must hold integer token ids: got {bad[0]!r}")
+        ids = torch.tensor([int(t) for t in previous], dtype=torch.long)
+    v = logits.shape[0]
+    if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= v):
+        raise ValueError(f"token ids in previous must be in [0, {v}): got {ids.min().item()} .. {ids.max().item()}")
     counts = torch.bincount(ids, minlength=logits.shape[0]).to(logits.dtype)  # (V,)
     seen = counts > 0
     out = torch.where(seen & (logits > 0), logits / repetition_penalty,

@@ -7,7 +7,8 @@ must all be present in the clause in any order and with any words between them; 
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
 absent from the clause; one starting with ``!!`` is a qualifier, absent from the clause and, in a myth,
 from the clauses before it in its sentence ("for long inputs, …"), unless they are an "if …" that
-belongs to the myth. A concept right after a negation in its clause ("not by d_k", "nobody …",
+belongs to the myth; one starting with ``!!!`` is a condition that makes the statement true, absent from
+those clauses including an "if …" ("If there is no cache, each token re-runs the sequence": ``!!!no cach``). A concept right after a negation in its clause ("not by d_k", "nobody …",
 "不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
 not stated. A group starting with ``~`` is a negation that belongs to the claim ("~without @position",
 "~不影响"): it must be present, and its own negation words do not negate the groups after it (any other
@@ -45,6 +46,7 @@ class Pattern:
     at_least: int = 0  # "K of: a | b | c": at least K of the groups (each concept one group, its forms)
     licence: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "~a": present; its negation is the claim's
     qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!a": absent here and from ``context``
+    condition: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!!a": also absent from an "if …" before
     licence_at: tuple[int, ...] = ()  # per licence group: how many concept groups are written before it
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
@@ -53,15 +55,20 @@ class Pattern:
         return self.match_span([clause], polarity)
 
     def match_span(
-        self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = ()
+        self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = (),
+        conditions: Sequence[Clause] = (),
     ) -> bool:
         """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
-        ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence)."""
+        ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence);
+        ``conditions``: its "if …" clauses, where a ``condition`` group must not be either."""
         for group in self.absent:
             if any(c.find(p) for c in span for p in group):
                 return False
         for group in self.qualifier:
             if any(c.find(p) for c in (*span, *context) for p in group):
+                return False
+        for group in self.condition:
+            if any(c.find(p) for c in (*span, *context, *conditions) for p in group):
                 return False
         licensed: dict[int, set[int]] = {}  # clause (by position in span) -> its claim's negation units
         for m, group in enumerate(self.licence):
@@ -114,6 +121,7 @@ def parse_pattern(source: str) -> Pattern:
     absent: list[tuple[tuple[str, ...], ...]] = []
     licence: list[tuple[tuple[str, ...], ...]] = []
     qualifier: list[tuple[tuple[str, ...], ...]] = []
+    condition: list[tuple[tuple[str, ...], ...]] = []
     licence_at: list[int] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
@@ -133,13 +141,13 @@ def parse_pattern(source: str) -> Pattern:
         if alts:
             if raw[:1] == "~":
                 licence_at.append(len(groups))
-            kind = {"!!": qualifier, "!": absent, "~": licence}
+            kind = {"!!!": condition, "!!": qualifier, "!": absent, "~": licence}
             next((v for k, v in kind.items() if raw.startswith(k)), groups).append(alts)
     if not groups:
         raise ValueError(f"pattern {source!r} has no concept to look for")
     return Pattern(
         source, tuple(groups), tuple(absent), licence=tuple(licence), qualifier=tuple(qualifier),
-        licence_at=tuple(licence_at),
+        licence_at=tuple(licence_at), condition=tuple(condition),
     )
 
 
@@ -191,12 +199,14 @@ def _first_clause(
         # exclusions ("!") do not: "I'm not sure, but …", "In multi-head attention, …" qualify nothing
         same = [c for c in cls[:k] if c.sentence == clause.sentence and not c.conditional]
         context = same if myth else []
+        # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
+        conditions = [c for c in cls[:k] if c.sentence == clause.sentence and c.conditional] if myth else []
         for src in patterns:
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
             if myth and clause.conditional and not _names_condition(src):
                 continue
-            if parse_pattern(src).match_span([clause], polarity, context):
+            if parse_pattern(src).match_span([clause], polarity, context, conditions):
                 return clause.text
     if myth or WINDOW < 2:
         return None
