@@ -33,3 +33,71 @@ def test_rmsnorm_default_eps_of_tiny_inputs_equals_torch(dtype):
     torch.manual_seed(0)
     x = 1e-4 * torch.randn(8, 64, dtype=dtype)
     torch.testing.assert_close(RMSNorm(64).to(dtype)(x), nn.RMSNorm(64, dtype=dtype)(x), atol=1e-6, rtol=1e-6)
+
+
+# M1: the NoPE myth after a leading condition. "Without a mask / if there is no mask / in an encoder, a
+# Transformer without positional encodings is a bag of words" is true and must pass; "even with a causal
+# mask, …" is the myth and must stay caught (a negated qualifier "!!~mask" vetoes only "without/no mask").
+from selfattention.interview.bank import load_cards  # noqa: E402
+from selfattention.interview.matcher import parse_pattern  # noqa: E402
+
+NOPE = "any-transformer-without-positional-encodings-bag"
+NOPE_CORRECT = [
+    "Without a mask on the scores, any Transformer without positional encodings is a bag of words.",
+    "Without a mask, a Transformer without positional encodings is a bag of words; with a causal mask it is not, "
+    "because each token sees a different prefix.",
+    "If there is no mask, a Transformer without positional encodings is a bag of words.",
+    "With full bidirectional attention, a Transformer without positional encodings is a bag of words.",
+    "In an encoder, a Transformer without positional encodings is a bag of words.",
+    "Without masking, a model without positional encodings is a bag of words.",
+    "Without a causal mask, a Transformer without positional encodings is a bag of words.",
+    "Without a mask, a Transformer without positional encodings is always a bag of words.",
+    "没有掩码时，没有位置编码的 Transformer 就是词袋模型。",
+    "没有掩码时，不带位置编码的 Transformer 是词袋模型；有因果掩码就不是，因为每个 token 看到的前缀不同。",
+    "如果没有因果掩码，不加位置编码的 Transformer 就是词袋模型。",
+    "在双向注意力中，没有位置编码的 Transformer 就是词袋模型。",
+]
+NOPE_MYTH = [
+    "Even with a causal mask, a Transformer without positional encodings is a bag-of-words model.",
+    "I think even with a causal mask, a Transformer without positional encodings is a bag-of-words model.",
+    "With a causal mask, a Transformer without positional encodings is still a bag of words.",
+    "即使有因果掩码，没有位置编码的 Transformer 也是词袋模型。",
+    "Without positional encodings, a Transformer is a bag-of-words model.",
+    "不加位置编码，Transformer 就是词袋模型。",
+    "A GPT-style decoder without positional encodings is a bag-of-words model.",
+    "Any Transformer without positional encodings is a bag-of-words model.",
+    "任何没有位置编码的 Transformer 都是词袋模型。",
+]
+
+
+@pytest.fixture(scope="module")
+def cards():
+    return {c.id: c for c in load_cards()}
+
+
+def _nope_stated(card, text):
+    r = card.check(text)
+    i = next(k for k, t in enumerate(card.tells) if t.myth == NOPE)
+    return i in r.stated
+
+
+@pytest.mark.parametrize("text", NOPE_CORRECT)
+def test_nope_myth_spares_a_leading_no_mask_condition(cards, text):
+    assert not _nope_stated(cards["pos-nope"], text), text
+    assert set(cards["pos-nope"].check(text).stated) == set()
+
+
+@pytest.mark.parametrize("text", NOPE_MYTH)
+def test_nope_myth_still_caught_bare_and_after_even_with_a_mask(cards, text):
+    assert _nope_stated(cards["pos-nope"], text), text
+
+
+def test_negated_qualifier_vetoes_only_a_negated_occurrence():
+    p = parse_pattern("bag + !!~mask")
+    assert p.neg_qualifier and not p.qualifier and not p.absent
+    from selfattention.interview.matcher import check_answer
+    from selfattention.interview.matcher import Tell
+    tell = [Tell(patterns=("bag + word + !!~mask",), myth="m")]
+    assert check_answer("Even with a mask, it is a bag of words.", [], tells=tell).stated
+    assert not check_answer("Without a mask, it is a bag of words.", [], tells=tell).stated
+    assert not check_answer("If there is no mask, it is a bag of words.", [], tells=tell).stated
