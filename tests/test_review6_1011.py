@@ -101,3 +101,34 @@ def test_negated_qualifier_vetoes_only_a_negated_occurrence():
     assert check_answer("Even with a mask, it is a bag of words.", [], tells=tell).stated
     assert not check_answer("Without a mask, it is a bag of words.", [], tells=tell).stated
     assert not check_answer("If there is no mask, it is a bag of words.", [], tells=tell).stated
+
+
+# L5: yarn_correction_range at very short L is the reference code's clamped result (docstring note)
+def test_yarn_correction_range_at_very_short_context_is_the_reference_clamp():
+    from selfattention.positional import yarn_correction_range, yarn_ramp
+
+    assert yarn_correction_range(8, 100.0, 5) == (0, 0)
+    assert yarn_ramp(8, 100.0, 5).tolist() == [0.0, 1.0, 1.0, 1.0]  # pair 0 kept despite 0.8 turns
+    assert yarn_correction_range(128, 10000.0, 5)[1] < 0  # L <= 2 pi base^(-2/d) = 5.44
+    assert yarn_correction_range(128, 10000.0, 6)[1] == 0
+    assert "Very short L" in yarn_correction_range.__doc__
+
+
+# L4: EncoderDecoder.forward refuses src_lengths that are not a (B,) integer tensor in [1, m]
+@pytest.mark.parametrize("bad", [
+    torch.tensor([-1, 3]), torch.tensor([0, 3]), torch.tensor([8, 3]), torch.tensor([2.5, 3.0]),
+    torch.tensor([3]), torch.tensor([[3, 3], [3, 3]]), torch.tensor([True, True]), [3, 3],
+])
+def test_encoder_decoder_refuses_bad_src_lengths(bad):
+    from selfattention.transformer import EncoderDecoder
+
+    torch.manual_seed(0)
+    model = EncoderDecoder(30, d_model=16, num_heads=2, num_layers=1, d_ff=32, max_len=12).eval()
+    src, tgt = torch.randint(0, 30, (2, 7)), torch.randint(0, 30, (2, 5))
+    with pytest.raises(ValueError, match="src_lengths"):
+        model(src, tgt, src_lengths=bad)
+    with torch.no_grad():  # valid lengths still run, and padding past the length does not matter
+        a = model(src, tgt, src_lengths=torch.tensor([4, 7]))
+        src2 = src.clone()
+        src2[0, 4:] = (src[0, 4:] + 1) % 30
+        torch.testing.assert_close(model(src2, tgt, src_lengths=torch.tensor([4, 7])), a, atol=1e-5, rtol=0)
