@@ -103,6 +103,12 @@ def yarn_correction_range(
     Pair i turns r_i = L theta_i / (2 pi) times over the original context L; it makes exactly r turns at
     i = (d/2) ln(L / (2 pi r)) / ln(base). ``low`` is that index for r = beta_fast rounded down, ``high``
     the one for r = beta_slow rounded up (as in the reference implementation, jquesnelle/yarn).
+
+    Very short L, where even pair 0 makes few turns, gives the reference code's clamped result, not the
+    rule above: both ends clamp to 0 (L = 5, d = 8, base 100: r = 0.80, 0.25, 0.08, 0.03 turns, (0, 0)),
+    and ``yarn_ramp`` then keeps pair 0 although it turns < 1 time; once L <= 2 pi base^(-2/d) the high end
+    falls below 0 (d = 128, base 10000: L <= 5 gives high < 0) and every pair is kept, none interpolated.
+    Such L (below 2 pi, one turn of pair 0) is outside what YaRN was designed for; no error is raised.
     """
     d = _check_even_dim(d, "d")
     original_max_position = check_positive_int(original_max_position, "original_max_position")

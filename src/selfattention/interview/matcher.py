@@ -8,11 +8,15 @@ alternatives in a group; a phrase (``a b``) is a run of units; a group starting 
 absent from the clause; one starting with ``!!`` is a qualifier, absent from the clause and, in a myth,
 from the clauses before it in its sentence ("for long inputs, …"), unless they are an "if …" that
 belongs to the myth; one starting with ``!!!`` is a condition that makes the statement true, absent from
-those clauses including an "if …" ("If there is no cache, each token re-runs the sequence": ``!!!no cach``). A concept right after a negation in its clause ("not by d_k", "nobody …",
-"不是按行"), followed by a rejection ("… is a myth", "… 是错的") or after one ("it is a myth that …") is
-not stated. A group starting with ``~`` is a negation that belongs to the claim ("~without @position",
-"~不影响"): it must be present, and its own negation words do not negate the groups after it (any other
-negation still does: "a Transformer without positions is not a bag of words" states no myth).
+those clauses including an "if …" ("If there is no cache, each token re-runs the sequence": ``!!!no cach``).
+One starting with ``!!~`` is a negated qualifier of a myth: it vetoes only where it is negated, in the clause
+or a clause before it in its sentence, an "if …" one included ("without a mask, …", "if there is no mask,
+…", "没有掩码时，…"), not where it is affirmed ("even with a causal mask, …"). A concept right after a
+negation in its clause ("not by d_k", "nobody …", "不是按行"), followed by a rejection ("… is a myth", "…
+是错的") or after one ("it is a myth that …") is not stated. A group starting with ``~`` is a negation that
+belongs to the claim ("~without @position", "~不影响"): it must be present, and its own negation words do
+not negate the groups after it (any other negation still does: "a Transformer without positions is not a
+bag of words" states no myth).
 
 Myths (`myths.yaml`, shared by the cards that refer to them) have patterns of the same kind; a myth is
 stated by a clause that matches one of its patterns (its ``!`` groups absent from the clause, its
@@ -47,6 +51,7 @@ class Pattern:
     licence: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "~a": present; its negation is the claim's
     qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!a": absent here and from ``context``
     condition: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!!a": also absent from an "if …" before
+    neg_qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!~a": not negated here nor in ``before``
     licence_at: tuple[int, ...] = ()  # per licence group: how many concept groups are written before it
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
@@ -56,11 +61,13 @@ class Pattern:
 
     def match_span(
         self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = (),
-        conditions: Sequence[Clause] = (),
+        conditions: Sequence[Clause] = (), before: Sequence[Clause] = (),
     ) -> bool:
         """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
         ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence);
-        ``conditions``: its "if …" clauses, where a ``condition`` group must not be either."""
+        ``conditions``: its "if …" clauses, where a ``condition`` group must not be either;
+        ``before``: the clauses before it in its sentence, "if …" ones included, where a ``neg_qualifier``
+        group must not be negated either."""
         for group in self.absent:
             if any(c.find(p) for c in span for p in group):
                 return False
@@ -69,6 +76,9 @@ class Pattern:
                 return False
         for group in self.condition:
             if any(c.find(p) for c in (*span, *context, *conditions) for p in group):
+                return False
+        for group in self.neg_qualifier:
+            if any(not ok for c in (*span, *before) for p in group for _, ok in c.find(p)):
                 return False
         licensed: dict[int, set[int]] = {}  # clause (by position in span) -> its claim's negation units
         for m, group in enumerate(self.licence):
@@ -122,6 +132,7 @@ def parse_pattern(source: str) -> Pattern:
     licence: list[tuple[tuple[str, ...], ...]] = []
     qualifier: list[tuple[tuple[str, ...], ...]] = []
     condition: list[tuple[tuple[str, ...], ...]] = []
+    neg_qualifier: list[tuple[tuple[str, ...], ...]] = []
     licence_at: list[int] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
@@ -141,13 +152,13 @@ def parse_pattern(source: str) -> Pattern:
         if alts:
             if raw[:1] == "~":
                 licence_at.append(len(groups))
-            kind = {"!!!": condition, "!!": qualifier, "!": absent, "~": licence}
+            kind = {"!!!": condition, "!!~": neg_qualifier, "!!": qualifier, "!": absent, "~": licence}
             next((v for k, v in kind.items() if raw.startswith(k)), groups).append(alts)
     if not groups:
         raise ValueError(f"pattern {source!r} has no concept to look for")
     return Pattern(
         source, tuple(groups), tuple(absent), licence=tuple(licence), qualifier=tuple(qualifier),
-        licence_at=tuple(licence_at), condition=tuple(condition),
+        licence_at=tuple(licence_at), condition=tuple(condition), neg_qualifier=tuple(neg_qualifier),
     )
 
 
@@ -197,16 +208,16 @@ def _first_clause(
         # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("对于长序列，
         # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
         # exclusions ("!") do not: "I'm not sure, but …", "In multi-head attention, …" qualify nothing
-        same = [c for c in cls[:k] if c.sentence == clause.sentence and not c.conditional]
-        context = same if myth else []
+        before = [c for c in cls[:k] if c.sentence == clause.sentence] if myth else []
+        context = [c for c in before if not c.conditional]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
-        conditions = [c for c in cls[:k] if c.sentence == clause.sentence and c.conditional] if myth else []
+        conditions = [c for c in before if c.conditional]
         for src in patterns:
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
             if myth and clause.conditional and not _names_condition(src):
                 continue
-            if parse_pattern(src).match_span([clause], polarity, context, conditions):
+            if parse_pattern(src).match_span([clause], polarity, context, conditions, before):
                 return clause.text
     if myth or WINDOW < 2:
         return None
