@@ -147,3 +147,11 @@ def test_l8_no_uncomputed_numbers_in_cell_21(cells):
     assert "(134 MB" not in text
     assert "{glue:text}`decode_cache_mb` MB" in text
     assert 'glue("decode_cache_mb", round(cache_mb), display=False)' in text
+
+
+# L6: the FLOPs myth's first pattern now carries the second one's memory-traffic exclusions
+def test_l6_memory_traffic_sentence_not_flagged(cards):
+    text = "FlashAttention reduces the memory traffic that dominated compute time."
+    r = cards["scale-cheap-enough"].check(text)
+    assert not r.stated and not r.blocked
+    assert cards["scale-cheap-enough"].check("FlashAttention reduces the FLOPs of attention.").stated
