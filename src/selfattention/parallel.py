@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import os
 import socket
+import struct
 import sys
 import time
 import traceback
@@ -283,17 +284,41 @@ def _pair_kind(qa: int, qlen: int, ka: int, klen: int, causal: bool) -> str | No
     raise AssertionError("segments are equal-sized and aligned")  # pragma: no cover
 
 
+_LAYOUTS = ("contiguous", "zigzag")  # shard_positions' layouts, coded by index in the rank check
 _MAX_DIMS = 8  # the shape check below has a fixed length: every rank all-reduces the same buffer
 _DTYPE_CODES = {torch.float16: 1, torch.bfloat16: 2, torch.float32: 3, torch.float64: 4}
 
 
+def _check_device(q: Any, group: Any) -> torch.device:
+    """The device of the check's all-reduce: NCCL takes CUDA tensors only (this rank's current CUDA device);
+    any other backend (gloo; a ``"cpu:gloo,cuda:nccl"`` group, which picks by device) takes q's device."""
+    if dist.get_backend(group) == "nccl":
+        return torch.device("cuda", torch.cuda.current_device())
+    return q.device if isinstance(q, torch.Tensor) else torch.device("cpu")
+
+
+def _float_bits(x: float) -> int:
+    """The IEEE-754 bits of a float64 as an int64: equal exactly when the floats are (for the check)."""
+    return int(struct.unpack("<q", struct.pack("<d", x))[0])
+
+
 def _check_on_every_rank(
-    q: Any, k: Any, v: Any, group: Any, what: str, local_check: Callable[[], None]
+    q: Any,
+    k: Any,
+    v: Any,
+    group: Any,
+    what: str,
+    local_check: Callable[[], None],
+    options: Callable[[], dict[str, tuple[int, object]]] = dict,
+    option_names: Sequence[str] = (),
 ) -> None:
     """Run ``local_check`` (types, shapes, dtypes, NaN/inf of this rank's q, k, v), then raise on every rank.
 
-    One all-reduce (MAX) of a fixed-length int64 vector and its negation: an error flag from
-    ``local_check``, ndim, dtype code and the shapes (padded to ``_MAX_DIMS``) of q, k and v. Every rank
+    One all-reduce (MAX) of a fixed-length int64 vector and its negation, on q's device (the current CUDA
+    device under NCCL, ``_check_device``): an error flag from ``local_check``, ndim, dtype code and the
+    shapes (padded to ``_MAX_DIMS``) of q, k and v, then the int codes of ``options()`` (``option_names`` ->
+    (code, value shown): causal, layout, the scale's bits; read after ``local_check`` validated them), which
+    must agree too. Every rank
     takes part whatever its inputs (any exception of the local checks, a non-tensor input included, is
     held until after the all-reduce), so a failure on one rank raises its error there and ValueError on
     the others instead of leaving them blocked in the next collective. Empty shards (n/P = 0) are refused, so
@@ -319,6 +344,8 @@ def _check_on_every_rank(
         for name, t in (("q", q), ("k", k), ("v", v)):  # local_check found no NaN: amax |t| is inf or finite
             if t.numel() and torch.isinf(t.detach().abs().amax()):
                 raise ValueError(f"{what}: {name} contains inf: got shape {_shape(t)}")
+        opts = options()
+        assert list(opts) == list(option_names), (list(opts), option_names)
     except Exception as e:  # any failure here must still reach the all-reduce below, or the others hang
         err = e
     vec = [1 if err is not None else 0]
@@ -327,10 +354,16 @@ def _check_on_every_rank(
         shape = list(t.shape) if ok else []
         vec += [len(shape), _DTYPE_CODES.get(t.dtype, 99) if ok else 0]
         vec += shape + [-1] * (_MAX_DIMS - len(shape))
-    loc = torch.tensor(vec, dtype=torch.int64)
+    shape_len = len(vec)  # then one code per option name, 0 after an error (the length is fixed)
+    vec += [opts[name][0] if err is None else 0 for name in option_names]
+    try:
+        device = _check_device(q, group)
+    except Exception as e:  # pragma: no cover - no CUDA device under an NCCL group: raised after the others
+        err, device = err or e, torch.device("cpu")
+    loc = torch.tensor(vec, dtype=torch.int64, device=device)
     both = torch.cat([loc, -loc])
     dist.all_reduce(both, op=dist.ReduceOp.MAX, group=group)
-    hi, lo = both[: len(vec)], -both[len(vec) :]
+    hi, lo = both[: len(vec)].cpu(), -both[len(vec) :].cpu()
     if err is not None:
         raise err
     if int(hi[0]):
@@ -348,7 +381,13 @@ def _check_on_every_rank(
             f"k {_shape(k)} {k.dtype}, v {_shape(v)} {v.dtype}; ndim (q, k, v) ranges over "
             f"{[(a, b) for a, b, _, _ in meta]}, dtype codes over {[(c, d) for _, _, c, d in meta]}"
         )
-    at = next(i for i in range(len(vec)) if int(hi[i]) != int(lo[i]))  # the first entry that differs
+    if torch.equal(hi[:shape_len], lo[:shape_len]):  # the shapes agree (reported first): an option differs
+        differ = [n for i, n in enumerate(option_names) if int(hi[shape_len + i]) != int(lo[shape_len + i])]
+        raise ValueError(
+            f"{what} needs the same {', '.join(option_names)} on every rank: {', '.join(differ)} differ "
+            f"across ranks (this rank: {', '.join(f'{n}={opts[n][1]!r}' for n in option_names)})"
+        )
+    at = next(i for i in range(shape_len) if int(hi[i]) != int(lo[i]))  # the first entry that differs
     which, dim = divmod(at - 1, width)
     name, dim = "qkv"[which], dim - 2  # ndim and dtype agree (checked above): a shape entry differs
     t = (q, k, v)[which]
@@ -529,10 +568,26 @@ def ring_attention(
             )
         if not isinstance(causal, bool):
             raise ValueError(f"causal must be a bool: got {causal!r}")
+        if not isinstance(layout, str) or layout not in _LAYOUTS:  # as shard_positions says it
+            raise ValueError(f"layout must be 'contiguous' or 'zigzag': got {layout!r}")
+        if scale is not None and (
+            isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale)
+        ):  # as core's and flash's: NaN or inf would make every score row NaN (a "fully masked" zero output)
+            raise ValueError(f"scale must be a finite number: got {scale!r}")
+
+    def options() -> dict[str, tuple[int, object]]:
+        s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
+        return {
+            "causal": (int(causal), causal),
+            "layout": (_LAYOUTS.index(layout), layout),
+            "scale": (_float_bits(s), s),
+        }
 
     _, world = _world(group)
-    _check_on_every_rank(q, k, v, group, "ring_attention", local_check)
-    shard_positions(q.shape[-2] * world, 0, world, layout)  # validates the layout
+    _check_on_every_rank(
+        q, k, v, group, "ring_attention", local_check, options, ("causal", "layout", "scale")
+    )
+    shard_positions(q.shape[-2] * world, 0, world, layout)  # the length for this layout (n divisible by 2P)
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
     if counter is not None:
         counter.calls["ring_attention"] += 1
@@ -597,7 +652,16 @@ def ulysses_attention(
             )
 
     _, world = _world(group)
-    _check_on_every_rank(q, k, v, group, "ulysses_attention", local_check)
+    _check_on_every_rank(
+        q,
+        k,
+        v,
+        group,
+        "ulysses_attention",
+        local_check,
+        lambda: {"causal": (int(bool(causal)), bool(causal))},
+        ("causal",),
+    )
     h, h_kv = q.shape[1], k.shape[1]
     if h_kv % world:
         raise ValueError(
