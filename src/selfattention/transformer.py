@@ -458,13 +458,22 @@ class EncoderDecoder(nn.Module):
     def forward(
         self, src: torch.Tensor, tgt: torch.Tensor, src_lengths: torch.Tensor | None = None
     ) -> torch.Tensor:
-        """src (B, m), tgt (B, n) -> logits (B, n, vocab_size); ``src_lengths`` (B,) masks source padding."""
+        """src (B, m), tgt (B, n) -> logits (B, n, vocab_size); ``src_lengths`` (B,) masks source padding:
+        an integer tensor, each length in [1, m] (a row of length 0 would leave cross-attention nothing to read)."""
         _check_tokens(src, self.vocab_size, self.max_len, "src")
         _check_tokens(tgt, self.vocab_size, self.max_len, "tgt")
         if src.shape[0] != tgt.shape[0]:
             raise ValueError(f"src and tgt must share batch size: got src {_shape(src)}, tgt {_shape(tgt)}")
         src_mask = None
         if src_lengths is not None:
+            B, m = src.shape
+            if (not isinstance(src_lengths, torch.Tensor) or src_lengths.dtype == torch.bool
+                    or src_lengths.dtype.is_floating_point or src_lengths.dtype.is_complex
+                    or src_lengths.shape != (B,)):
+                raise ValueError(f"src_lengths must be an integer tensor of shape (B,) = ({B},): got "
+                                 f"{getattr(src_lengths, 'dtype', type(src_lengths).__name__)} {_shape(src_lengths)}")
+            if bool((src_lengths < 1).any()) or bool((src_lengths > m).any()):
+                raise ValueError(f"src_lengths must lie in [1, m] = [1, {m}]: got {src_lengths.tolist()}")
             pos = torch.arange(src.shape[1], device=src.device)  # (m,)
             src_mask = (pos[None, :] < src_lengths[:, None])[:, None, None, :]  # (B, 1, 1, m)
         memory = self.embed_tokens(src)  # (B, m, d_model)
