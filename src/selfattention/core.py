@@ -114,7 +114,15 @@ def _manual_attention(
     bias: torch.Tensor | None,
     scale: float,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """The readable path: scores, mask, stable softmax, weighted sum. Returns (out, weights)."""
+    """The readable path: scores, mask, stable softmax, weighted sum. Returns (out, weights).
+
+    16-bit inputs are computed in float32 and the results rounded back, as PyTorch's kernels accumulate: in
+    float16 the unscaled q·kᵀ overflows above 65504 even when the scaled scores would fit.
+    """
+    dtype = q.dtype
+    if dtype in (torch.float16, torch.bfloat16):
+        q, k, v = q.float(), k.float(), v.float()
+        bias = None if bias is None else bias.float()
     scores = (q @ k.transpose(-2, -1)) * scale  # (..., n_q, n_k)
     if bias is not None:
         scores = scores + bias  # (..., n_q, n_k)
@@ -122,7 +130,7 @@ def _manual_attention(
         scores = scores.masked_fill(~mask, float("-inf"))  # (..., n_q, n_k), -inf where not allowed
     weights = softmax(scores, dim=-1)  # (..., n_q, n_k), rows sum to 1 (or 0 if fully masked)
     out = weights @ v  # (..., n_q, d_v)
-    return out, weights
+    return out.to(dtype), weights.to(dtype)
 
 
 def _fast_attention(

@@ -20,7 +20,8 @@ __all__ = ["differential_attention", "soft_cap"]
 
 
 def soft_cap(scores: torch.Tensor, cap: float) -> torch.Tensor:
-    """cap · tanh(scores / cap): smooth, monotone, |out| < cap, ≈ scores where |scores| ≪ cap."""
+    """cap · tanh(scores / cap): smooth, monotone, |out| ≤ cap (< cap in exact arithmetic; in floating point
+    tanh rounds to 1 for large inputs), ≈ scores where |scores| ≪ cap."""
     if not isinstance(scores, torch.Tensor) or not scores.is_floating_point():
         got = getattr(scores, "dtype", type(scores))
         raise ValueError(f"scores must be a floating-point tensor: got {got}")

@@ -81,9 +81,43 @@ _FRAME = re.compile(
     r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as))\b"
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上"
 )
-_OTHERS = re.compile(
-    r"\b(?:many|people|often|commonly|common|usually|widely|everyone|others)\b|有人|很多人|许多人|不少人|人们|通常|普遍|常"
+# Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
+# a passive or impersonal belief ("is commonly believed", "is often mistaken for", "one might think") or a
+# named mistake ("a common misconception"). A frequency adverb alone ("I think we usually …", "我觉得通常…")
+# is the speaker's own claim, and 常 inside a word (常数, 非常, 正常) says nothing about who believes it.
+_EN_HOLDER = (
+    r"(?:people|everyone|everybody|others|someone|somebody|one|you|they|many|most|some|candidates|"
+    r"beginners|newcomers|textbooks|tutorials|(?:many|most|some|other|lots of) (?:people|candidates|"
+    r"engineers|practitioners|researchers|students|readers|beginners|textbooks|tutorials|blogs|sources|"
+    r"interviewers|folks))"
 )
+_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude)s?"
+_EN_OFTEN = (
+    r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
+)
+_EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed", "tempting to think"
+    rf"\b{_EN_HOLDER} (?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
+    rf"{_EN_BELIEF}\b|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
+    r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
+)
+_ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
+    r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
+    r"(?:都|常常|往往|通常|经常|会|总)*(?:认为|以为|觉得|说|声称)"
+    r"|(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)|被(?:误)?认为|被误以为|误以为|误认为"
+)
+_OTHERS = re.compile(
+    rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
+    r"misunderstood)\b"
+    r"|\b(?:common|popular|widespread|frequent|typical|naive|usual|classic|widely held|commonly held) "
+    r"(?:mistake|misconception|misunderstanding|belief|view|intuition|assumption|claim|myth|misreading|"
+    r"error|confusion|trap|pitfall|bug)s?\b"
+    rf"|{_ZH_HOLDS}|(?<![没所])有人|很多人|许多人|不少人|好多人|有些人|一些人|多数人"
+    r"|常见(?:的)?(?:误解|错误|说法|看法|观点|误区|想法|直觉|认识|理解|误会|陷阱|bug)"
+    r"|普遍(?:的)?(?:误解|看法|观点|认识|说法)|被误解|被说成|被描述"
+)
+# A belief reported as someone else's frames its clauses on its own, with or without a belief word of _FRAME
+# ("people say …", "通常认为 …", "经常有人说 …"); "我认为" / "I think" is the speaker's and does not.
+_OTHERS_SAY = re.compile(f"{_EN_HOLDS}|{_ZH_HOLDS}")
 _CORRECTION = re.compile(
     r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
 )
@@ -337,7 +371,9 @@ def clauses(text: str) -> list[Clause]:
         low = [canonical(p) for p in parts]
         fix = next((k for k, p in enumerate(low) if k and _CORRECTION.match(p)), len(parts))
         setup = " ".join(low[:fix])
-        framed = bool(_FRAME.search(setup)) and (fix < len(parts) or bool(_OTHERS.search(setup)))
+        framed = bool(_OTHERS_SAY.search(setup)) or (
+            bool(_FRAME.search(setup)) and (fix < len(parts) or bool(_OTHERS.search(setup)))
+        )
         for k, part in enumerate(parts):
             units = units_of(part, correct=True)
             if units:
