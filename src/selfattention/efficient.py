@@ -93,7 +93,10 @@ def linear_attention(
     or key set with every entry far negative (elu + 1 = expm1 + 1 cancelling to 0 in fp32 below about -17)
     gives the finite answer, not 0 / 0 = NaN. A row can still give 0 / 0 only if, after both shifts, every
     product of its features with a key's underflows (a query large in one coordinate, every key far negative
-    there and large in another): contrived inputs.
+    there and large in another): contrived inputs. With ``causal`` the key shift is still one maximum over all
+    keys, not over each row's prefix: if every key of a prefix is more than about 100 (fp32) below the largest
+    key feature of the whole sequence, that prefix's features underflow and its rows are 0 / 0 = NaN although
+    the exact answer is finite (e.g. keys 0-2 at -110 and later keys ordinary). Also contrived; not handled.
     n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)
@@ -107,7 +110,8 @@ def linear_attention(
     # elu(x) + 1 = expm1(x) + 1 cancels to exactly 0 below about -17 in fp32 (-37 in fp64): a query with
     # every entry there (or every key) had normaliser 0 and output 0 / 0 = NaN. So phi is formed from its log,
     # shifted by a per-row maximum for q and one maximum over all keys and features for k: both constants
-    # cancel in num / den (in every causal prefix too); the largest feature of a row, or of the keys, is 1.
+    # cancel in num / den (in every causal prefix too, unless a prefix's own features all underflow
+    # against the global key maximum: see the docstring); the largest feature of a row, or of the keys, is 1.
     lq, lk = _log_elu1(q), _log_elu1(k)
     fq = torch.exp(lq - lq.amax(dim=-1, keepdim=True))  # (..., n_q, d_k): positive features
     fk = torch.exp(lk - lk.amax(dim=(-2, -1), keepdim=True))  # (..., n_k, d_k)
