@@ -161,6 +161,11 @@ def to_torch_mha_masks(
     A mask shared by the batch and the heads, (1, L, S) or (1, 1, L, S) (e.g. ``causal_mask(L)[None, None]``),
     becomes a 2-D (L, S) ``attn_mask``, which nn.MultiheadAttention accepts for any batch size. Any other 3-D
     or 4-D mask becomes (B·num_heads, L, S), so its leading dim must be the real batch size.
+
+    A 3-D mask is read here as (B, L, S), one pattern per *sequence*, while ``MultiHeadAttention`` and
+    ``check_mask`` broadcast the same tensor against (B, h, L, S), as one pattern per *head* (h, L, S): with
+    B == h both run silently and disagree. For the same meaning pass our layer ``mask[:, None]`` (B, 1, L, S),
+    or use 4-D masks throughout.
     """
     num_heads = check_positive_int(num_heads, "num_heads")
     attn = None

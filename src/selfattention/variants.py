@@ -43,8 +43,11 @@ def differential_attention(
     """(A1 − λ·A2) V with A_i = softmax(Q_i K_iᵀ/√d_k).
 
     q1, q2 (..., n_q, d_k); k1, k2 (..., n_k, d_k); v (..., n_k, d_v). The per-head normalisation and the
-    (1 − λ_init) output scale of the paper are left to the caller. Each row of the weights sums to 1 − λ,
-    and weights may be negative. Returns out (..., n_q, d_v) [, weights (..., n_q, n_k)].
+    (1 − λ_init) output scale of the paper are left to the caller. ``lam``: a finite number (the paper's one
+    λ per layer) or a finite tensor broadcastable to the weights as (..., 1, 1), e.g. (h, 1, 1) for one λ per
+    head (a (h,) tensor would broadcast over the keys and is rejected). Each row with a visible key sums to
+    1 − λ (a fully masked row is 0), and weights may be negative. Returns out (..., n_q, d_v)
+    [, weights (..., n_q, n_k)].
     """
     for name, t in (("q1", q1), ("k1", k1), ("q2", q2), ("k2", k2), ("v", v)):
         if not isinstance(t, torch.Tensor) or t.ndim < 2:
@@ -54,6 +57,15 @@ def differential_attention(
             f"the two maps need matching shapes: q1 {_shape(q1)} vs q2 {_shape(q2)}, "
             f"k1 {_shape(k1)} vs k2 {_shape(k2)}"
         )
+    if isinstance(lam, torch.Tensor):
+        if not lam.is_floating_point() or not bool(torch.isfinite(lam).all()):
+            raise ValueError(f"lam must be finite floating-point: got {lam.dtype} {lam.flatten()[:4].tolist()}")
+        if lam.ndim and (lam.shape[-1] != 1 or (lam.ndim > 1 and lam.shape[-2] != 1)):
+            raise ValueError(
+                f"lam must broadcast as (..., 1, 1), one λ per query row's map (e.g. (h, 1, 1)): got {_shape(lam)}"
+            )
+    elif isinstance(lam, bool) or not isinstance(lam, (int, float)) or not math.isfinite(lam):
+        raise ValueError(f"lam must be a finite number or tensor: got {lam!r}")
     _, a1 = scaled_dot_product_attention(q1, k1, v, mask=mask, return_weights=True)
     _, a2 = scaled_dot_product_attention(q2, k2, v, mask=mask, return_weights=True)
     w = a1 - lam * a2  # (..., n_q, n_k)

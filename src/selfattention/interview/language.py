@@ -121,7 +121,7 @@ _OTHERS_SAY = re.compile(f"{_EN_HOLDS}|{_ZH_HOLDS}")
 _CORRECTION = re.compile(
     r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
 )
-_SENTENCE = re.compile(r"(?<!\d)[.](?!\d)|[!?;。！？；\n]+|[.](?=\s)")
+_SENTENCE = re.compile(r"(?<!\d)[.](?![\dA-Za-z_])|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
 
 
@@ -194,6 +194,7 @@ class Unit:
     post: bool = False
     cond: bool = False
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
+    seg: int = 0  # the comma-separated part of its clause (a fronted phrase kept with its clause, see _fronted)
 
 
 def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
@@ -292,8 +293,15 @@ def _rewrite(units: list[Unit], correct: bool = False) -> list[Unit]:
 
 
 def units_of(text: str, correct: bool = False) -> list[Unit]:
-    """The canonical units of ``text`` (one clause); ``correct``: fix typos (see `_rewrite`)."""
-    return _rewrite(_raw_units(text), correct)
+    """The canonical units of ``text`` (one clause); ``correct``: fix typos (see `_rewrite`). A clause that
+    keeps a fronted phrase ("After the softmax, …", see `_fronted`) has a comma: each part is analysed on
+    its own and its units carry its number (``seg``), the scope of its negations."""
+    out: list[Unit] = []
+    for k, seg in enumerate(_COMMA.split(text)):
+        for u in _rewrite(_raw_units(seg), correct):
+            u.seg = k
+            out.append(u)
+    return out
 
 
 @functools.lru_cache(maxsize=8192)
@@ -337,7 +345,10 @@ class Clause:
             if tuple(u.text for u in units[i:i + n]) == phrase:
                 negated = (
                     self.framed
-                    or any(u.neg for k, u in enumerate(units[:i]) if k not in licensed)
+                    # a negation reaches the end of its part: "Without the scaling, the softmax saturates"
+                    or any(
+                        u.neg for k, u in enumerate(units[:i]) if k not in licensed and u.seg == units[i].seg
+                    )
                     or any(u.post for u in units[i + n:])
                     or any(  # "it is a myth that …", "wrong to say that …"
                         u.post and _THAT.intersection(x.text for x in units[j + 1:j + 5])
@@ -351,9 +362,58 @@ class Clause:
 _THAT = {"that", "say", "think", "believ", "assum", "claim"}  # "a mistake to think (that) …"
 
 
+# A sentence's opening phrase before its first comma that names the claim's setting or subject ("After the
+# softmax, …", "In nn.MultiheadAttention, …", "Without a cache, …", "Once compute-bound, …", "在 softmax 之后，
+# …", "对于长序列，…", "训练时，…") is kept with the clause that follows, and so is a clause that continues the
+# one before it without a subject of its own (", then …", "，再 …", "，然后 …") and the second half
+# of "头越多，计算量越大". The parts keep their own negations (`Unit.seg`).
+_EN_FRONT = re.compile(
+    r"^(?:after|before|in|inside|within|with|without|for|at|on|during|under|once|across|throughout|"
+    r"given|per|from)\b"
+)
+_EN_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|will|shall|should|must|may|"
+    r"might|would|could|if|when|that|which|who|because|since|but|so)\b|n[’']t\b"
+)
+_ZH_FRONT = re.compile(r"^(?:在|对于|一旦|当|除了)|(?:之后|以后|之前|以前|后|前|时)$")  # 在…中/里/上 by 在
+_ZH_VERB = re.compile(r"是|把|会|要|能|需要|可以|让|使|因为|如果|所以|但")
+_CONTINUES = re.compile(r"^(?:then|and then)\b|^(?:再|然后|接着|随后|之后再)")
+
+
+def _fronted(piece: str, following: str) -> bool:
+    """``piece`` (a sentence's first comma part) opens the clause ``following`` (see above)."""
+    low, nxt = canonical(piece).strip(), canonical(following).strip()
+    if not low or not nxt:
+        return False
+    if has_cjk(low):
+        bare = re.sub(r"[a-z0-9_.]+", "x", low.replace(" ", ""))  # a name counts as one character
+        if "越" in bare and "越" in nxt and len(bare) <= 8:
+            return True
+        # a temporal clause ("算出 q、k、v 之后", "掩码是在 softmax 之后") opens its clause even with a verb
+        return bool(_ZH_FRONT.search(bare)) and len(bare) <= 12 and (
+            not _ZH_VERB.search(bare) or bool(re.search(r"(?:之后|以后|之前|以前|时)$", bare))
+        )
+    return bool(_EN_FRONT.match(low)) and len(low.split()) <= 8 and not _EN_VERB.search(low)
+
+
+def _comma_parts(sentence: str) -> list[str]:
+    """The comma parts of ``sentence``, a fronted phrase and a continuing clause joined to their clause."""
+    pieces = [p.strip() for p in _COMMA.split(sentence)]
+    pieces = [p for p in pieces if p]
+    out: list[str] = []
+    for k, piece in enumerate(pieces):
+        if k == 1 and len(_EN_SPLIT.split(pieces[0])) == 1 and len(_ZH_SPLIT.split(pieces[0])) == 1 and (
+            _fronted(pieces[0], piece) or _CONTINUES.match(canonical(piece).strip())
+        ):
+            out[-1] = f"{out[-1]}{'，' if has_cjk(out[-1] + piece) else ','} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
 def _split_sentence(sentence: str) -> list[str]:
     parts: list[str] = []
-    for piece in _COMMA.split(sentence):
+    for piece in _comma_parts(sentence):
         for p in _EN_SPLIT.split(piece):
             parts.extend(_ZH_SPLIT.split(p))
     return [p.strip() for p in parts if p.strip()]
