@@ -194,7 +194,7 @@ class Unit:
     post: bool = False
     cond: bool = False
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
-    seg: int = 0  # the comma-separated part of its clause (a fronted phrase kept with its clause, see _fronted)
+    seg: int = 0  # the comma-separated part of its clause (a fronted phrase kept with it: _fronted)
 
 
 def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
@@ -362,11 +362,11 @@ class Clause:
 _THAT = {"that", "say", "think", "believ", "assum", "claim"}  # "a mistake to think (that) …"
 
 
-# A sentence's opening phrase before its first comma that names the claim's setting or subject ("After the
-# softmax, …", "In nn.MultiheadAttention, …", "Without a cache, …", "Once compute-bound, …", "在 softmax 之后，
-# …", "对于长序列，…", "训练时，…") is kept with the clause that follows, and so is a clause that continues the
-# one before it without a subject of its own (", then …", "，再 …", "，然后 …") and the second half
-# of "头越多，计算量越大". The parts keep their own negations (`Unit.seg`).
+# A sentence's opening phrase before its first comma that names the claim's setting or subject
+# ("After the softmax, …", "In nn.MultiheadAttention, …", "Without a cache, …", "Once compute-
+# bound, …", "在 softmax 之后， …", "对于长序列，…", "训练时，…") is kept with the clause that follows, and so
+# is a clause that continues the one before it without a subject of its own (", then …", "，再 …",
+# "，然后 …") and the second half of "头越多，计算量越大". The parts keep their own negations (`Unit.seg`).
 _EN_FRONT = re.compile(
     r"^(?:after|before|in|inside|within|with|without|for|at|on|during|under|once|across|throughout|"
     r"given|per|from)\b"

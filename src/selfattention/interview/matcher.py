@@ -68,8 +68,9 @@ class Pattern:
         ``conditions``: its "if …" clauses, where a ``condition`` group must not be either;
         ``before``: the clauses before it in its sentence, "if …" ones included, where a ``neg_qualifier``
         group must not be negated either."""
-        # a "!" exclusion is clause-local: in a clause that keeps a fronted phrase ("In multi-head attention,
-        # we divide by d_k"), only the parts holding the pattern's concepts count, as when they were two clauses
+        # a "!" exclusion is clause-local: in a clause that keeps a fronted phrase ("In multi-head
+        # attention, we divide by d_k"), only the parts holding the pattern's concepts count, as when they
+        # were two clauses
         used = [{c.units[i].seg for g in self.groups for p in g for i, _ in c.find(p)} for c in span]
         for group in self.absent:
             if any(
