@@ -95,8 +95,7 @@ def test_nope_myth_still_caught_bare_and_after_even_with_a_mask(cards, text):
 def test_negated_qualifier_vetoes_only_a_negated_occurrence():
     p = parse_pattern("bag + !!~mask")
     assert p.neg_qualifier and not p.qualifier and not p.absent
-    from selfattention.interview.matcher import check_answer
-    from selfattention.interview.matcher import Tell
+    from selfattention.interview.matcher import Tell, check_answer
     tell = [Tell(patterns=("bag + word + !!~mask",), myth="m")]
     assert check_answer("Even with a mask, it is a bag of words.", [], tells=tell).stated
     assert not check_answer("Without a mask, it is a bag of words.", [], tells=tell).stated

@@ -8,7 +8,6 @@ import torch
 import yaml
 
 import selfattention.interview
-
 from selfattention.block import MoE
 from selfattention.interview.bank import load_cards
 from selfattention.transformer import RMSNorm

@@ -166,7 +166,8 @@ class MoE(nn.Module):
     1 for k > 1 (Mixtral's softmax over the top-k logits), s itself for k = 1 (Switch). With
     ``capacity_factor`` c each expert takes at most ceil(c·k·T/E) assignments per batch of T tokens, first
     choices before second ones and earlier tokens first; the rest are dropped (their expert output is 0: the
-    token keeps its other experts' outputs, and the residual alone carries it if all k are dropped) and counted
+    token keeps its other experts' outputs, and the residual alone carries it if all k are dropped)
+    and counted
     in ``self.last``. ``selection_bias`` stays float32 (or float64) whatever the module's dtype.
     ``shared_experts`` SwiGLUs are applied to every token and added (DeepSeekMoE).
     """

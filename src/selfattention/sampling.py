@@ -149,7 +149,8 @@ def apply_penalties(
         ids = torch.tensor([int(t) for t in previous], dtype=torch.long)
     v = logits.shape[0]
     if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= v):
-        raise ValueError(f"token ids in previous must be in [0, {v}): got {ids.min().item()} .. {ids.max().item()}")
+        lo, hi = ids.min().item(), ids.max().item()
+        raise ValueError(f"token ids in previous must be in [0, {v}): got {lo} .. {hi}")
     counts = torch.bincount(ids, minlength=logits.shape[0]).to(logits.dtype)  # (V,)
     seen = counts > 0
     out = torch.where(seen & (logits > 0), logits / repetition_penalty,

@@ -54,7 +54,7 @@ class RMSNorm(nn.Module):
         self.d = check_positive_int(d, "d")
         if eps is not None and not (isinstance(eps, (int, float)) and eps >= 0):
             raise ValueError(f"eps must be a number >= 0 or None: got {eps!r}")
-        self.eps = eps  # None: machine epsilon of the computation dtype (fp32 for 16-bit inputs), as nn.RMSNorm
+        self.eps = eps  # None: machine epsilon of the computation dtype (fp32 for 16-bit), as nn.RMSNorm
         self.weight = nn.Parameter(torch.ones(self.d))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -459,7 +459,8 @@ class EncoderDecoder(nn.Module):
         self, src: torch.Tensor, tgt: torch.Tensor, src_lengths: torch.Tensor | None = None
     ) -> torch.Tensor:
         """src (B, m), tgt (B, n) -> logits (B, n, vocab_size); ``src_lengths`` (B,) masks source padding:
-        an integer tensor, each length in [1, m] (a row of length 0 would leave cross-attention nothing to read)."""
+        an integer tensor, each length in [1, m] (a row of length 0 would leave cross-attention nothing
+        to read)."""
         _check_tokens(src, self.vocab_size, self.max_len, "src")
         _check_tokens(tgt, self.vocab_size, self.max_len, "tgt")
         if src.shape[0] != tgt.shape[0]:
@@ -471,7 +472,8 @@ class EncoderDecoder(nn.Module):
                     or src_lengths.dtype.is_floating_point or src_lengths.dtype.is_complex
                     or src_lengths.shape != (B,)):
                 raise ValueError(f"src_lengths must be an integer tensor of shape (B,) = ({B},): got "
-                                 f"{getattr(src_lengths, 'dtype', type(src_lengths).__name__)} {_shape(src_lengths)}")
+                                 f"{getattr(src_lengths, 'dtype', type(src_lengths).__name__)} "
+                                 f"{_shape(src_lengths)}")
             if bool((src_lengths < 1).any()) or bool((src_lengths > m).any()):
                 raise ValueError(f"src_lengths must lie in [1, m] = [1, {m}]: got {src_lengths.tolist()}")
             pos = torch.arange(src.shape[1], device=src.device)  # (m,)

@@ -59,10 +59,12 @@ def differential_attention(
         )
     if isinstance(lam, torch.Tensor):
         if not lam.is_floating_point() or not bool(torch.isfinite(lam).all()):
-            raise ValueError(f"lam must be finite floating-point: got {lam.dtype} {lam.flatten()[:4].tolist()}")
+            head = lam.flatten()[:4].tolist()
+            raise ValueError(f"lam must be finite floating-point: got {lam.dtype} {head}")
         if lam.ndim and (lam.shape[-1] != 1 or (lam.ndim > 1 and lam.shape[-2] != 1)):
             raise ValueError(
-                f"lam must broadcast as (..., 1, 1), one λ per query row's map (e.g. (h, 1, 1)): got {_shape(lam)}"
+                f"lam must broadcast as (..., 1, 1), one λ per query row's map (e.g. (h, 1, 1)): "
+                f"got {_shape(lam)}"
             )
     elif isinstance(lam, bool) or not isinstance(lam, (int, float)) or not math.isfinite(lam):
         raise ValueError(f"lam must be a finite number or tensor: got {lam!r}")
