@@ -28,25 +28,41 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # no
 _OTHER_PASS_TEST = "test_notebooks_pass_under_other_kernels"
 
 
-def pytest_collection_modifyitems(session, config, items) -> None:  # noqa: ARG001
-    for item in [item for item in items if item.name == _OTHER_PASS_TEST]:
-        items.remove(item)
-        items.append(item)
+def _under_xdist() -> bool:
+    import os
+
+    return bool(os.environ.get("PYTEST_XDIST_WORKER"))
 
 
-def pytest_collection_finish(session) -> None:
-    """Start the pass only if its test survived selection (-k, -m, paths); it then runs in the background."""
-    if not any(item.name == _OTHER_PASS_TEST for item in session.items):
-        return
-    config = session.config
+def _start_other_pass():
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent
-    sys.path.insert(0, str(root / "tests"))
+    if str(root / "tests") not in sys.path:
+        sys.path.insert(0, str(root / "tests"))
     from travel import OtherKernelPass
 
-    config.stash[_PASS_KEY] = OtherKernelPass(root, sorted((root / "chapters").glob("*.ipynb")))
+    return OtherKernelPass(root, sorted((root / "chapters").glob("*.ipynb")))
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:  # noqa: ARG001
+    """Alone, the pass runs in the background and its test goes last. Under pytest-xdist (`tasks.py test`
+    runs `-n 2 --dist loadscope`) its test goes first: the worker that gets tests/test_travel.py starts the
+    pass and waits for it while the other workers run everything else."""
+    for item in [item for item in items if item.name == _OTHER_PASS_TEST]:
+        items.remove(item)
+        if _under_xdist():
+            items.insert(0, item)
+        else:
+            items.append(item)
+
+
+def pytest_collection_finish(session) -> None:
+    """Start the pass only if its test survived selection (-k, -m, paths); it then runs in the background."""
+    if _under_xdist() or not any(item.name == _OTHER_PASS_TEST for item in session.items):
+        return
+    session.config.stash[_PASS_KEY] = _start_other_pass()
 
 
 _PASS_KEY = pytest.StashKey()
@@ -56,6 +72,8 @@ _PASS_KEY = pytest.StashKey()
 def other_kernel_pass(request):
     """The background other-kernel nbval pass started at collection (tests/travel.py: OtherKernelPass)."""
     handle = request.config.stash.get(_PASS_KEY, None)
+    if handle is None and _under_xdist():
+        handle = request.config.stash[_PASS_KEY] = _start_other_pass()
     if handle is None:
         pytest.fail("the other-kernel pass was not started at collection")
     return handle

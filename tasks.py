@@ -134,6 +134,10 @@ def test(extra: list[str]) -> None:
     ensure_web()
     ensure_browser()
     t0 = time.time()
+    workers = min(os.cpu_count() or 1, 4)
+    if workers > 1 and not any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in extra):
+        # pytest-xdist: one worker per core (at most 4); a notebook, a test file, stays in one worker
+        extra = ["-n", str(workers), "--dist", "loadscope", *extra]
     try:
         run([PY, "-m", "pytest", *extra], env=venv_env())
     finally:

@@ -25,9 +25,7 @@ def _jupyter_book() -> str:
     return str(exe) if exe.exists() else "jupyter-book"
 
 
-@pytest.fixture(scope="session")
-def built_book() -> BuiltBook:
-    """Build the site with warnings as errors (`jupyter-book build . -W -n --keep-going`) once per session."""
+def _build_book() -> BuiltBook:
     env = dict(os.environ, PYTHONHASHSEED="0")
     t0 = time.time()
     proc = subprocess.run(
@@ -39,6 +37,38 @@ def built_book() -> BuiltBook:
         pytest.fail(f"jupyter-book build failed (exit {proc.returncode}):\n{book.log[-6000:]}")
     return book
 
+
+@pytest.fixture(scope="session")
+def built_book() -> BuiltBook:
+    """Build the site with warnings as errors (`jupyter-book build . -W -n --keep-going`) once per run.
+
+    Under pytest-xdist every worker is its own session: the first worker that needs the book builds it under
+    a file lock and records the result with the run's id; the others wait on the lock and read the record."""
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run_id:
+        return _build_book()
+    import fcntl
+    import json
+
+    (ROOT / "_build").mkdir(exist_ok=True)
+    record = ROOT / "_build" / ".selfattention-build.json"
+    with open(ROOT / "_build" / ".selfattention-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        try:
+            seen = json.loads(record.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            seen = {}
+        if seen.get("run") == run_id:
+            if seen.get("failed"):
+                pytest.fail(f"jupyter-book build failed in another worker:\n{seen['log'][-6000:]}")
+            return BuiltBook(ROOT / "_build" / "html", seen["log"], seen["seconds"])
+        try:
+            book = _build_book()
+        except pytest.fail.Exception as exc:
+            record.write_text(json.dumps({"run": run_id, "failed": True, "log": str(exc)}), encoding="utf-8")
+            raise
+        record.write_text(json.dumps({"run": run_id, "log": book.log, "seconds": book.seconds}), encoding="utf-8")
+        return book
 
 
 @pytest.fixture(scope="module")
