@@ -67,7 +67,8 @@ def built_book() -> BuiltBook:
         except pytest.fail.Exception as exc:
             record.write_text(json.dumps({"run": run_id, "failed": True, "log": str(exc)}), encoding="utf-8")
             raise
-        record.write_text(json.dumps({"run": run_id, "log": book.log, "seconds": book.seconds}), encoding="utf-8")
+        done = {"run": run_id, "log": book.log, "seconds": book.seconds}
+        record.write_text(json.dumps(done), encoding="utf-8")
         return book
 
 
