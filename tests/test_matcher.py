@@ -1373,8 +1373,10 @@ def test_a_myth_s_exclusions_hold_over_the_clauses_before_it_but_not_over_an_if(
     tell = [Tell(("计算 + 都在 + @attention + !!长",), myth="m")]
     assert check_answer("计算都在注意力上。", [], tell).stated
     assert not check_answer("对于长序列，计算都在注意力上。", [], tell).stated
-    local = [Tell(("计算 + 都在 + @attention + !长",))]  # a plain "!" stays in its own clause
-    assert check_answer("对于长序列，计算都在注意力上。", [], local).stated
+    # a plain "!" stays in its own clause, and a fronted phrase belongs to it (review 7)
+    local = [Tell(("计算 + 都在 + @attention + !长",))]
+    assert not check_answer("对于长序列，计算都在注意力上。", [], local).stated
+    assert check_answer("长序列更难，计算都在注意力上。", [], local).stated  # a clause of its own does not
     assert check_answer("计算都在注意力上，长序列更是如此。", [], tell).stated  # after it: not a qualifier
     tell = [Tell(("batchnorm + work + !!mask",), myth="m")]
     assert check_answer("If you mask the padding, BatchNorm works fine.", [], tell).stated
@@ -1903,8 +1905,11 @@ def test_a_tilde_frees_only_its_own_negation_in_its_place() -> None:
 def test_only_a_double_bang_qualifier_reaches_back_over_earlier_clauses() -> None:
     from selfattention.interview.matcher import Tell
 
-    assert check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !head",))]).stated
-    assert not check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !!head",))]).stated
+    # a fronted phrase is part of its clause, so a plain "!" sees it (review 7: "In each layer, …",
+    # "With ZeRO-3, …" are conditions); a clause of its own ("Heads aside, …") is seen by "!!" only
+    assert not check_answer("In multi-head attention, we divide.", [], [Tell(("divide + !head",))]).stated
+    assert check_answer("Heads aside, we divide.", [], [Tell(("divide + !head",))]).stated
+    assert not check_answer("Heads aside, we divide.", [], [Tell(("divide + !!head",))]).stated
     assert not check_answer("With many heads we divide.", [], [Tell(("divide + !head",))]).stated
 
 

@@ -47,14 +47,14 @@ _TOKEN = re.compile(rf"[a-z0-9_]+|[{_CJK}]+|[/÷×*=+−<>∞]|(?<![a-z0-9_])-(?
 _ARTICLES = {"a", "an", "the"}
 _EN_NEG = {
     "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "instead", "rather",
-    "cannot", "nowhere",
+    "cannot", "nowhere", "unless",  # "unless X" is "if not X": X is negated (and the clause a condition)
 }
 _EN_POST = {"wrong", "incorrect", "false", "myth", "mistake", "misconception", "untrue", "bogus"}
 _EN_COND = {"if", "suppose", "supposing", "unless", "whether", "would", "could", "might", "hypothetically"}
 _ZH_NEG = {
     "不", "不是", "并非", "而非", "不要", "不用", "不必", "不能", "不会", "没有", "没", "非",
     "别", "未", "无", "无需", "并不", "并没有", "从不", "从没", "毫无", "绝非", "不再", "不该",
-    "不应", "不应该", "没人", "没有人",
+    "不应", "不应该", "没人", "没有人", "除非",
 }
 _ZH_NEG_PREFIX = ("不", "没", "未", "并不", "并没")  # jieba keeps "并不比", "并没用" as one word
 _ZH_NEG_EXCEPT = {
@@ -62,7 +62,7 @@ _ZH_NEG_EXCEPT = {
     "不妨", "不止", "无论", "未必",
 }
 _ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
-_ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若"}
+_ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若", "除非"}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
     r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
@@ -103,7 +103,8 @@ _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed
 _ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
     r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
     r"(?:都|常常|往往|通常|经常|会|总)*(?:认为|以为|觉得|说|声称)"
-    r"|(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)|被(?:误)?认为|被误以为|误以为|误认为"
+    r"|(?<!我们)(?<!咱们)(?<!我)(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)"
+    r"|被(?:误)?认为|被误以为|误以为|误认为"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -396,14 +397,28 @@ def _fronted(piece: str, following: str) -> bool:
     return bool(_EN_FRONT.match(low)) and len(low.split()) <= 8 and not _EN_VERB.search(low)
 
 
+# A speaker's own lead-in before the fronted phrase ("I think, after the softmax, …", "Well, …", "我认为，在
+# softmax 之后，…"): a comma part of its own, and the fronted phrase after it still opens the next clause.
+_LEAD_IN = re.compile(
+    r"^(?:i (?:think|believe|guess|suppose|reckon|would say|'d say)|i am pretty sure|i'm pretty sure|"
+    r"well|yes|yeah|ok|okay|so|basically|honestly|in short|in my view|in my opinion|as far as i know|"
+    r"if i remember (?:right|rightly|correctly)|if i recall (?:right|correctly))$"
+    r"|^(?:我认为|我觉得|我想|我记得|我理解|我的理解是|据我所知|嗯|对|是的|好|简单说|总之|总的来说)$"
+)
+
+
 def _comma_parts(sentence: str) -> list[str]:
     """The comma parts of ``sentence``, a fronted phrase and a continuing clause joined to their clause."""
     pieces = [p.strip() for p in _COMMA.split(sentence)]
     pieces = [p for p in pieces if p]
+    first = 0  # the first part after the speaker's lead-ins
+    while first < len(pieces) - 1 and _LEAD_IN.match(canonical(pieces[first]).strip()):
+        first += 1
     out: list[str] = []
     for k, piece in enumerate(pieces):
-        if k == 1 and len(_EN_SPLIT.split(pieces[0])) == 1 and len(_ZH_SPLIT.split(pieces[0])) == 1 and (
-            _fronted(pieces[0], piece) or _CONTINUES.match(canonical(piece).strip())
+        head = pieces[first]
+        if k == first + 1 and len(_EN_SPLIT.split(head)) == 1 and len(_ZH_SPLIT.split(head)) == 1 and (
+            _fronted(head, piece) or _CONTINUES.match(canonical(piece).strip())
         ):
             out[-1] = f"{out[-1]}{'，' if has_cjk(out[-1] + piece) else ','} {piece}"
         else:

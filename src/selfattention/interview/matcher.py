@@ -68,15 +68,11 @@ class Pattern:
         ``conditions``: its "if …" clauses, where a ``condition`` group must not be either;
         ``before``: the clauses before it in its sentence, "if …" ones included, where a ``neg_qualifier``
         group must not be negated either."""
-        # a "!" exclusion is clause-local: in a clause that keeps a fronted phrase ("In multi-head
-        # attention, we divide by d_k"), only the parts holding the pattern's concepts count, as when they
-        # were two clauses
-        used = [{c.units[i].seg for g in self.groups for p in g for i, _ in c.find(p)} for c in span]
+        # a "!" exclusion is clause-local, and a fronted phrase kept with its clause is part of it: "In each
+        # layer, a token only attends to w neighbours", "With ZeRO-3, data parallelism saves memory" are
+        # spared by their exclusions as when written without the comma
         for group in self.absent:
-            if any(
-                not used[k] or c.units[i].seg in used[k]
-                for k, c in enumerate(span) for p in group for i, _ in c.find(p)
-            ):
+            if any(c.find(p) for c in span for p in group):
                 return False
         for group in self.qualifier:
             if any(c.find(p) for c in (*span, *context) for p in group):
@@ -212,10 +208,13 @@ def _first_clause(
     for k, clause in enumerate(cls):
         if myth and clause.question:
             continue
-        # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("对于长序列，
+        # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("长序列更难，
         # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
-        # exclusions ("!") do not: "I'm not sure, but …", "In multi-head attention, …" qualify nothing
+        # exclusions ("!") do not: "I'm not sure, but …" qualifies nothing (a fronted phrase, "In each layer,
+        # …", is part of the clause itself). A negated qualifier ("!!~") also holds over a condition after it
+        # in its sentence: "… is a bag of words, unless it has a causal mask" / "if it has no causal mask"
         before = [c for c in cls[:k] if c.sentence == clause.sentence] if myth else []
+        later = [c for c in cls[k + 1:] if c.sentence == clause.sentence and c.conditional] if myth else []
         context = [c for c in before if not c.conditional]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
         conditions = [c for c in before if c.conditional]
@@ -224,7 +223,7 @@ def _first_clause(
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
             if myth and clause.conditional and not _names_condition(src):
                 continue
-            if parse_pattern(src).match_span([clause], polarity, context, conditions, before):
+            if parse_pattern(src).match_span([clause], polarity, context, conditions, [*before, *later]):
                 return clause.text
     if myth or WINDOW < 2:
         return None
