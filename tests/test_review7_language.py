@@ -55,3 +55,19 @@ def test_our_own_usual_belief_is_the_speakers() -> None:
     assert card.check("我们通常认为除以什么常数都行，模型会自己调整权重尺度。").stated
     assert card.check("我们一般认为除以什么常数都行，模型会自己调整权重尺度。").stated
     assert not card.check("通常认为除以什么常数都行，但其实不行，模型不会自己调整。").stated  # others' belief, refuted
+
+
+@pytest.mark.parametrize("text", [
+    "A common belief is that temperature changes which token is most likely, but it does not.",
+    "A common mistake is to divide by d_k.",
+    "It's tempting to call RoPE an added position vector, but it rotates q and k.",
+    "常见的误解是除以 d_k。",
+])
+def test_a_named_mistake_frames_what_it_sets_up(text: str) -> None:
+    (first, *_) = clauses(text)
+    assert first.framed, text
+
+
+def test_a_plain_claim_is_not_framed() -> None:
+    assert not any(c.framed for c in clauses("Temperature changes which token is most likely."))
+    assert not any(c.framed for c in clauses("We divide by d_k."))

@@ -118,7 +118,14 @@ _OTHERS = re.compile(
 )
 # A belief reported as someone else's frames its clauses on its own, with or without a belief word of _FRAME
 # ("people say …", "通常认为 …", "经常有人说 …"); "我认为" / "I think" is the speaker's and does not.
-_OTHERS_SAY = re.compile(f"{_EN_HOLDS}|{_ZH_HOLDS}")
+_OTHERS_SAY = re.compile(
+    f"{_EN_HOLDS}|{_ZH_HOLDS}"
+    # a named mistake that sets up what follows ("A common belief is that …", "A common mistake is to …",
+    # "It's tempting to call …", "常见的误解是 …")
+    r"|\b(?:common|popular|widespread|typical|classic|frequent|usual) (?:mistake|misconception|"
+    r"misunderstanding|belief|myth|error|trap|pitfall|misreading)s? (?:is|are)\b|\btempting to\b"
+    r"|常见(?:的)?(?:误解|错误|误区|说法|陷阱|看法)(?:是|就是)"
+)
 _CORRECTION = re.compile(
     r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
 )
