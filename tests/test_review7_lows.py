@@ -198,7 +198,8 @@ def _lm(seed: int) -> DecoderOnlyLM:
 
 def _mutant(kind: str):
     """``verify_draft`` with one error: B bonus from p_k, G bonus residual against q_k, A argmax bonus,
-    R1 a rejection at draft position 2 corrected from position 1's target distribution."""
+    P a rejection corrected from p instead of the residual, R1 a rejection at draft position 2 corrected from
+    position 1's target distribution."""
 
     def verify(p, q, draft, generator=None):
         r, k, v = q.shape
@@ -218,6 +219,8 @@ def _mutant(kind: str):
             q_next = torch.where(bonus, q[rows, k - 1], q_next)
         if kind == "R1":
             p_next = torch.where((acc == 1)[:, None], p[rows, 0], p_next)
+        if kind == "P":  # a rejection corrected from the target's own distribution, not the residual
+            q_next = torch.zeros_like(q_next)
         res = (p_next - q_next).clamp_min(0)
         mass = res.sum(-1, keepdim=True)
         res = torch.where(mass > 0, res / mass.clamp_min(1e-300), p_next)
@@ -254,6 +257,7 @@ def test_ch14_chi_square_catches_the_wrong_bonus_but_not_a_subtle_position_2_err
     assert _chi2_of_cell_25(monkeypatch, None) < 54.1  # the real rule passes (cell 26's assert)
     for kind in ("B", "G", "A"):
         assert _chi2_of_cell_25(monkeypatch, kind) > 100, kind  # df 26, critical value 54.1 at p = 0.001
+    assert _chi2_of_cell_25(monkeypatch, "P") > 54.1  # a correction not drawn from the residual
     assert _chi2_of_cell_25(monkeypatch, "R1") < 54.1  # the subtle error the prose now says is not caught
     text = _markdown("14_decoding", "c14-24")
     assert "a wrong correction at draft position 2 or a wrong bonus would show" not in text
