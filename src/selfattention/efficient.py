@@ -94,9 +94,11 @@ def linear_attention(
     gives the finite answer, not 0 / 0 = NaN. A row can still give 0 / 0 only if, after both shifts, every
     product of its features with a key's underflows (a query large in one coordinate, every key far negative
     there and large in another): contrived inputs. With ``causal`` the key shift is still one maximum over all
-    keys, not over each row's prefix: if every key of a prefix is more than about 100 (fp32) below the largest
-    key feature of the whole sequence, that prefix's features underflow and its rows are 0 / 0 = NaN although
-    the exact answer is finite (e.g. keys 0-2 at -110 and later keys ordinary). Also contrived; not handled.
+    keys, not over each row's prefix: if every log-feature log(elu(k) + 1) of a prefix's keys lies more than
+    about 100 below the largest one of the whole sequence (fp32: exp underflows to 0 below about -103.97; fp64
+    about -745), that prefix's features underflow and its rows are 0 / 0 = NaN although the exact answer is
+    finite (e.g. keys 0-2 at -110, whose log-features are -110, and later keys ordinary). Also contrived; not
+    handled.
     n_k = 0 raises ``ValueError``; n_q = 0 gives an empty output.
     """
     check_qkv(q, k, v)

@@ -290,10 +290,34 @@ _DTYPE_CODES = {torch.float16: 1, torch.bfloat16: 2, torch.float32: 3, torch.flo
 
 
 def _check_device(q: Any, group: Any) -> torch.device:
-    """The device of the check's all-reduce: NCCL takes CUDA tensors only (this rank's current CUDA device);
-    any other backend (gloo; a ``"cpu:gloo,cuda:nccl"`` group, which picks by device) takes q's device."""
-    if dist.get_backend(group) == "nccl":
-        return torch.device("cuda", torch.cuda.current_device())
+    """The device of the check's all-reduce, chosen on each rank from its own q and the group's backend.
+
+    - q a CUDA tensor and the group has an NCCL backend (``"nccl"``, ``"cuda:nccl"``,
+      ``"cpu:gloo,cuda:nccl"``): q's device, so ranks that placed their shards with
+      ``.to(f"cuda:{local_rank}")`` without ``torch.cuda.set_device`` do not all land on cuda:0.
+    - otherwise, a group whose only backend is NCCL (``"nccl"``, ``"cuda:nccl"``; NCCL takes CUDA tensors
+      only): this rank's current CUDA device (a CPU or non-tensor q; it raises when there is no CUDA
+      device).
+    - otherwise (gloo; a multi-backend group, which picks its backend by the tensor's device): q's device,
+      the CPU for a non-tensor q.
+
+    A group made with no backend named (``get_backend`` says ``"undefined"``) is read from its backend config
+    (torch 2.13: the accelerator's one, ``"cuda:nccl"`` on a GPU machine, ``"cpu:gloo"`` without one).
+
+    The choice is per rank and the device type is not agreed first: under a multi-backend group every rank
+    must pass q on the same device type (all CUDA or all CPU). If one rank passes a CPU or non-tensor q
+    while the others pass CUDA tensors, its check runs on gloo and theirs on NCCL, and the ranks block in
+    the all-reduce (until the backend's timeout) instead of raising ValueError.
+    """
+    backend = str(dist.get_backend(group))
+    if backend == "undefined":  # init_process_group() with no backend: the accelerator's, e.g. "cuda:nccl"
+        backend = str(dist.get_backend_config(group))
+    specs = [b.split(":")[-1] for b in backend.split(",")]  # "cpu:gloo,cuda:nccl" -> ["gloo", "nccl"]
+    if "nccl" in specs:
+        if isinstance(q, torch.Tensor) and q.is_cuda:
+            return q.device
+        if all(b == "nccl" for b in specs):
+            return torch.device("cuda", torch.cuda.current_device())
     return q.device if isinstance(q, torch.Tensor) else torch.device("cpu")
 
 
@@ -314,11 +338,11 @@ def _check_on_every_rank(
 ) -> None:
     """Run ``local_check`` (types, shapes, dtypes, NaN/inf of this rank's q, k, v), then raise on every rank.
 
-    One all-reduce (MAX) of a fixed-length int64 vector and its negation, on q's device (the current CUDA
-    device under NCCL, ``_check_device``): an error flag from ``local_check``, ndim, dtype code and the
-    shapes (padded to ``_MAX_DIMS``) of q, k and v, then the int codes of ``options()`` (``option_names`` ->
-    (code, value shown): causal, layout, the scale's bits; read after ``local_check`` validated them), which
-    must agree too. Every rank
+    One all-reduce (MAX) of a fixed-length int64 vector and its negation, on the device ``_check_device``
+    picks (q's device; the current CUDA device for a CPU q under an NCCL-only group): an error flag from
+    ``local_check``, ndim, dtype code and the shapes (padded to ``_MAX_DIMS``) of q, k and v, then the int
+    codes of ``options()`` (``option_names`` -> (code, value shown): causal, layout, the scale's bits; read
+    after ``local_check`` validated them), which must agree too. Every rank
     takes part whatever its inputs (any exception of the local checks, a non-tensor input included, is
     held until after the all-reduce), so a failure on one rank raises its error there and ValueError on
     the others instead of leaving them blocked in the next collective. Empty shards (n/P = 0) are refused, so
@@ -383,8 +407,9 @@ def _check_on_every_rank(
         )
     if torch.equal(hi[:shape_len], lo[:shape_len]):  # the shapes agree (reported first): an option differs
         differ = [n for i, n in enumerate(option_names) if int(hi[shape_len + i]) != int(lo[shape_len + i])]
+        verb = "differs" if len(differ) == 1 else "differ"
         raise ValueError(
-            f"{what} needs the same {', '.join(option_names)} on every rank: {', '.join(differ)} differ "
+            f"{what} needs the same {', '.join(option_names)} on every rank: {', '.join(differ)} {verb} "
             f"across ranks (this rank: {', '.join(f'{n}={opts[n][1]!r}' for n in option_names)})"
         )
     at = next(i for i in range(shape_len) if int(hi[i]) != int(lo[i]))  # the first entry that differs
@@ -650,6 +675,8 @@ def ulysses_attention(
                 f"ulysses_attention needs q (B, h, n/P, d_k) and k, v of one shape (B, h_kv, n/P, d_k), h_kv "
                 f"dividing h: got q {_shape(q)}, k {_shape(k)}, v {_shape(v)}"
             )
+        if not isinstance(causal, bool):  # as ring_attention: "False" would run causal attention
+            raise ValueError(f"causal must be a bool: got {causal!r}")
 
     _, world = _world(group)
     _check_on_every_rank(
@@ -659,7 +686,7 @@ def ulysses_attention(
         group,
         "ulysses_attention",
         local_check,
-        lambda: {"causal": (int(bool(causal)), bool(causal))},
+        lambda: {"causal": (int(causal), causal)},
         ("causal",),
     )
     h, h_kv = q.shape[1], k.shape[1]

@@ -471,9 +471,9 @@ class EncoderDecoder(nn.Module):
             if (not isinstance(src_lengths, torch.Tensor) or src_lengths.dtype == torch.bool
                     or src_lengths.dtype.is_floating_point or src_lengths.dtype.is_complex
                     or src_lengths.shape != (B,)):
-                raise ValueError(f"src_lengths must be an integer tensor of shape (B,) = ({B},): got "
-                                 f"{getattr(src_lengths, 'dtype', type(src_lengths).__name__)} "
-                                 f"{_shape(src_lengths)}")
+                got = (f"{src_lengths.dtype} {_shape(src_lengths)}" if isinstance(src_lengths, torch.Tensor)
+                       else type(src_lengths).__name__)  # a list has no shape: not "list ()"
+                raise ValueError(f"src_lengths must be an integer tensor of shape (B,) = ({B},): got {got}")
             if bool((src_lengths < 1).any()) or bool((src_lengths > m).any()):
                 raise ValueError(f"src_lengths must lie in [1, m] = [1, {m}]: got {src_lengths.tolist()}")
             pos = torch.arange(src.shape[1], device=src.device)  # (m,)

@@ -45,9 +45,9 @@ def differential_attention(
     q1, q2 (..., n_q, d_k); k1, k2 (..., n_k, d_k); v (..., n_k, d_v). The per-head normalisation and the
     (1 − λ_init) output scale of the paper are left to the caller. ``lam``: a finite number (the paper's one
     λ per layer) or a finite tensor broadcastable to the weights as (..., 1, 1), e.g. (h, 1, 1) for one λ per
-    head (a (h,) tensor would broadcast over the keys and is rejected). Each row with a visible key sums to
-    1 − λ (a fully masked row is 0), and weights may be negative. Returns out (..., n_q, d_v)
-    [, weights (..., n_q, n_k)].
+    head (a (h,) tensor would broadcast over the keys and is rejected); a tensor λ is cast to the weights'
+    dtype. Each row with a visible key sums to 1 − λ (a fully masked row is 0), and weights may be negative.
+    Returns out (..., n_q, d_v) [, weights (..., n_q, n_k)].
     """
     for name, t in (("q1", q1), ("k1", k1), ("q2", q2), ("k2", k2), ("v", v)):
         if not isinstance(t, torch.Tensor) or t.ndim < 2:
@@ -70,6 +70,8 @@ def differential_attention(
         raise ValueError(f"lam must be a finite number or tensor: got {lam!r}")
     _, a1 = scaled_dot_product_attention(q1, k1, v, mask=mask, return_weights=True)
     _, a2 = scaled_dot_product_attention(q2, k2, v, mask=mask, return_weights=True)
+    if isinstance(lam, torch.Tensor):  # a float64 (h, 1, 1) λ with float32 maps would make w float64 and
+        lam = lam.to(dtype=a1.dtype)  # `w @ v` fail: λ is cast to the maps' dtype (autograd flows through)
     w = a1 - lam * a2  # (..., n_q, n_k)
     out = w @ v  # (..., n_q, d_v)
     return (out, w) if return_weights else out
