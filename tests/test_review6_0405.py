@@ -63,8 +63,11 @@ def test_m1_the_fronted_phrase_negates_only_itself() -> None:
     assert [ok for _, ok in c.find(("@cache",))] == [False]  # "a cache" itself stays negated
     (c,) = clauses("In multi-head attention, the heads do not share projections.")
     assert not any(ok for _, ok in c.find(("share",)))  # a negation of the main clause still negates
-    # a verb before the comma: a clause of its own, as before
-    assert len(clauses("After the softmax is applied, the weights are fixed.")) == 2
+    # a temporal clause with a passive opens its clause too (review 7: "After the softmax has been applied,
+    # …"); a condition or a modal before the comma stays a clause of its own
+    assert len(clauses("After the softmax is applied, the weights are fixed.")) == 1
+    assert len(clauses("If the softmax is applied, the weights are fixed.")) == 2
+    assert len(clauses("After we would apply the softmax, the weights are fixed.")) == 2
 
 
 # M2: "more heads at the same cost" is the card's point, not the myth ---------------------------------------

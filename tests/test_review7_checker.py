@@ -166,15 +166,20 @@ NOT_FLAGGED = [
 
 # ch01-05 M1, still open: they need language.py (a lead-in without a comma, "I believe that …", a fronted
 # clause with an auxiliary, "我觉得在 X 里，"); myth patterns cannot reach the split-off fronted phrase
-OPEN = [
+# fixed by the lead in language.py (a lead-in without a comma; a temporal clause with an auxiliary)
+NOW_FLAGGED = [
     ("mask-masked-attention", "I think after the softmax, the mask multiplies the weights by 0."),
     ("mask-masked-attention", "I believe that after the softmax, the mask multiplies the weights by 0."),
-    ("mask-masked-attention", "Once the softmax is computed, the mask multiplies the weights by 0."),
     ("mask-masked-attention", "After the softmax has been applied, the future weights are multiplied by zero."),
     ("mask-torch-mha-masks", "我觉得在 nn.MultiheadAttention 里，布尔 True 和 SDPA 一样表示可以关注。"),
     ("mh-why-multi-head", "I think with more heads, the computation grows."),
     ("mask-cross-attention", "I think in cross-attention, we need a causal mask because it is in the decoder."),
     ("mask-cross-attention", "我觉得在交叉注意力里，需要因果掩码，因为它在解码器里。"),
+]
+
+# a paraphrase without 'after': a pattern-level miss (low)
+OPEN = [
+    ("mask-masked-attention", "Once the softmax is computed, the mask multiplies the weights by 0."),
 ]
 
 
@@ -189,7 +194,12 @@ def test_correct_statement_is_not_flagged(cards, card, text):
     assert not r.stated, r.stated
 
 
-@pytest.mark.xfail(reason="needs language.py: lead-in without comma / auxiliary fronted clause", strict=False)
+@pytest.mark.parametrize("card, text", NOW_FLAGGED)
+def test_hedged_fronted_myth_is_flagged(cards, card, text):
+    assert cards[card].check(text).stated, text
+
+
+@pytest.mark.xfail(reason="'once … computed' names no 'after': the myth's patterns miss the paraphrase", strict=True)
 @pytest.mark.parametrize("card, text", OPEN)
 def test_open_hedged_fronted_myths(cards, card, text):
     assert cards[card].check(text).stated, text

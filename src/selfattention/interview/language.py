@@ -388,9 +388,22 @@ _ZH_VERB = re.compile(r"是|把|会|要|能|需要|可以|让|使|因为|如果|
 _CONTINUES = re.compile(r"^(?:then|and then)\b|^(?:再|然后|接着|随后|之后再)")
 
 
+# a speaker's lead-in written without a comma before the fronted phrase ("I think after the softmax, …",
+# "我觉得在交叉注意力里，…")
+_LEAD_IN_PREFIX = re.compile(
+    r"^(?:i (?:think|believe|guess|suppose|reckon)|i'm pretty sure|i am pretty sure)(?: that)? "
+    r"|^(?:我认为|我觉得|我想|我记得|据我所知)"
+)
+# a temporal clause led by after/before/once may hold a passive ("Once the softmax is computed, …", "After
+# the softmax has been applied, …"): only these auxiliaries, no other verb word
+_EN_TEMPORAL = re.compile(r"^(?:after|before|once)\b")
+_EN_AUX = re.compile(r"\b(?:is|are|was|were|has|have|had|been|being)\b")
+
+
 def _fronted(piece: str, following: str) -> bool:
     """``piece`` (a sentence's first comma part) opens the clause ``following`` (see above)."""
     low, nxt = canonical(piece).strip(), canonical(following).strip()
+    low = _LEAD_IN_PREFIX.sub("", low).strip()
     if not low or not nxt:
         return False
     if has_cjk(low):
@@ -401,6 +414,8 @@ def _fronted(piece: str, following: str) -> bool:
         return bool(_ZH_FRONT.search(bare)) and len(bare) <= 12 and (
             not _ZH_VERB.search(bare) or bool(re.search(r"(?:之后|以后|之前|以前|时)$", bare))
         )
+    if _EN_TEMPORAL.match(low) and len(low.split()) <= 8 and not _EN_VERB.search(_EN_AUX.sub(" ", low)):
+        return True
     return bool(_EN_FRONT.match(low)) and len(low.split()) <= 8 and not _EN_VERB.search(low)
 
 
