@@ -7,14 +7,14 @@ The book (``sphinx_ext``) and the ``attention-rehearse`` command both read the c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .language import split_misconception
+from .language import Clause, split_misconception
 from .matcher import MatchResult, Tell, check_answer, parse_pattern
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster
@@ -25,6 +25,9 @@ __all__ = [
 ]
 
 CARDS_DIR = Path(__file__).resolve().parent / "cards"
+# An opt-in misconception fallback, (card, answer) -> (clauses -> {misconception: clause}); None (the default)
+# changes nothing. `similar.enable` sets it.
+FALLBACK: Callable[[Card, str], Callable[[Sequence[Clause]], dict[int, str]]] | None = None
 MYTHS_FILE = Path(__file__).resolve().parent / "myths.yaml"
 
 CHAPTERS: dict[str, dict[str, Any]] = {
@@ -117,7 +120,8 @@ class Card:
 
     def check(self, answer: str) -> MatchResult:
         """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
-        return check_answer(answer, self.point_claims, self.tells, self.negative_points)
+        hook = FALLBACK(self, answer) if FALLBACK is not None else None
+        return check_answer(answer, self.point_claims, self.tells, self.negative_points, fallback=hook)
 
     @property
     def negative_points(self) -> list[bool]:

@@ -11,6 +11,11 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
 - false alarms: complete answers on which any myth is flagged;
 - myth < partial: cards on which the myth answers score below the partial ones on average
   (`MatchResult.score`: key points ticked minus myths stated, over key points);
+- false alarms on partial answers (labelled with no myth), and on the *hard negatives* among them: partial
+  answers whose text rejects something (a framed belief, "many think …, but …", a rejection word, "… is a
+  myth", or a negation, "并不是 …"), the ones that reject a myth among them;
+- with ``--similar``: the similarity fallback (`similar`) on, leave-one-out on dev (an answer is never
+  compared with its own exemplars); "by similarity alone": labelled myths the fallback flags by itself;
 - echo: key points ticked when the card's own question is typed back (EN and 中文), over every card.
 """
 
@@ -24,7 +29,8 @@ from pathlib import Path
 
 import yaml
 
-from . import bank
+from . import bank, similar
+from .similar import hard_negative
 
 __all__ = ["Stats", "load_corpus", "measure", "echo_ticks", "report", "myth_vs_partial_all"]
 
@@ -42,6 +48,11 @@ class Stats:
     flagged: int = 0
     complete: int = 0
     alarms: int = 0
+    partial: int = 0
+    partial_alarms: int = 0
+    hard: int = 0
+    hard_alarms: int = 0
+    sim_flagged: int = 0
     scores: dict[str, dict[str, list[float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(list))
     )
@@ -123,9 +134,16 @@ def measure(entries: Iterable[dict], cards: list[bank.Card]) -> dict[str, Stats]
                 continue
             st.myths += 1
             st.flagged += int(j) in r.stated
+            st.sim_flagged += int(j) in r.similar
         if e["kind"] == "complete":
             st.complete += 1
             st.alarms += bool(r.stated)
+        if e["kind"] == "partial" and not e.get("myths"):
+            st.partial += 1
+            st.partial_alarms += bool(r.stated)
+            if hard_negative(e):
+                st.hard += 1
+                st.hard_alarms += bool(r.stated)
         st.scores[card.id][e["kind"]].append(r.score)
     return dict(out)
 
@@ -141,7 +159,7 @@ def echo_ticks(cards: list[bank.Card]) -> tuple[int, int]:
     return ticked, total
 
 
-def report(name: str, stats: dict[str, Stats]) -> str:
+def report(name: str, stats: dict[str, Stats], sim: bool = False) -> str:
     lines = [f"== {name}"]
     for lang in sorted(stats):
         st = stats[lang]
@@ -150,16 +168,23 @@ def report(name: str, stats: dict[str, Stats]) -> str:
             f"  {lang}: key-point agreement {st.agreement:.1%} (precision {st.precision:.1%}, "
             f"recall {st.recall:.1%}, {st.pairs} pairs) · myths flagged {st.flagged}/{st.myths} "
             f"({st.detection:.1%}) · false alarms {st.alarms}/{st.complete} complete "
-            f"({st.false_alarms:.1%}) · "
+            f"({st.false_alarms:.1%}) · on partial {st.partial_alarms}/{st.partial}, "
+            f"hard negatives {st.hard_alarms}/{st.hard} · "
             f"myth < partial on {below}/{both} cards"
         )
+        if sim:
+            lines.append(f"      by similarity alone: myths flagged {st.sim_flagged}/{st.myths}")
         if bad:
             lines.append("      myth >= partial: " + ", ".join(bad))
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
+    sim = "--similar" in args
+    args = [a for a in args if a != "--similar"]
+    if sim:
+        similar.enable()
     root = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus"
     dirs = [Path(a) for a in args] or [root / "dev", root / "heldout"]
     cards = bank.load_cards()
@@ -169,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {d}: no corpus files")
             continue
         stats = measure(entries, cards)
-        print(report(f"{d.name} ({len(entries)} answers)", stats))
+        label = f"{d.name} ({len(entries)} answers{', similarity fallback on' if sim else ''})"
+        print(report(label, stats, sim))
         both, below, bad = myth_vs_partial_all(stats)
         print(f"  both languages: myth answers score below partial ones on {below}/{both} cards"
               + (f"; not on {', '.join(bad)}" if bad else ""))

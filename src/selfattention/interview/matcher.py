@@ -32,7 +32,7 @@ every tick shows the clause that earned it, so a candidate can see why.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .language import _EN_COND, _ZH_COND, Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
@@ -183,6 +183,7 @@ class MatchResult:
     hits: dict[int, str] = field(default_factory=dict)  # key point index -> the clause that stated it
     stated: dict[int, str] = field(default_factory=dict)  # misconception index -> the clause that stated it
     blocked: dict[int, int] = field(default_factory=dict)  # key point index -> misconception that voids it
+    similar: dict[int, str] = field(default_factory=dict)  # misconceptions the similarity fallback flags
 
     @property
     def total(self) -> int:
@@ -264,11 +265,15 @@ def negative(text: str) -> bool:
 def check_answer(
     answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = (),
     negative_points: Sequence[bool] = (),
+    fallback: Callable[[Sequence[Clause]], dict[int, str]] | None = None,
 ) -> MatchResult:
     """Key point i is covered if a clause matches a pattern of ``claims[i]`` and no stated myth blocks i.
 
     ``negative_points[i]`` True: key point i is itself a negation, so a negation in the clause does not
-    void its concepts (the pattern must carry the meaning)."""
+    void its concepts (the pattern must carry the meaning).
+
+    ``fallback`` (opt-in, default None: nothing changes): clauses -> {misconception index: clause} that
+    the patterns may have missed (`similar.fallback`); each one it flags is stated and blocks its points."""
     cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
@@ -277,6 +282,12 @@ def check_answer(
         if found is not None:
             stated[j] = found
             for i in tell.blocks:
+                blocked.setdefault(i, j)
+    similar: dict[int, str] = fallback(cls) if fallback is not None else {}
+    for j, found in similar.items():
+        if j < len(tells) and j not in stated:
+            stated[j] = found
+            for i in tells[j].blocks:
                 blocked.setdefault(i, j)
     covered: list[int] = []
     missed: list[int] = []
@@ -290,4 +301,6 @@ def check_answer(
             covered.append(i)
         else:
             missed.append(i)
-    return MatchResult(covered=covered, missed=missed, hits=hits, stated=stated, blocked=blocked)
+    return MatchResult(
+        covered=covered, missed=missed, hits=hits, stated=stated, blocked=blocked, similar=similar,
+    )

@@ -1,0 +1,378 @@
+"""A similarity fallback for misconceptions (an experiment; OFF by default; `enable` switches it on).
+
+The hand-written myth patterns (`myths.yaml`) miss phrasings that use other words. This fallback compares each
+*affirmed* clause of an answer (not framed, not a question, not a condition, not rejected by a later clause of
+its sentence or by a short rejecting sentence right after it) with exemplars, as bags of IDF-weighted content
+units (`language.units_of` units: English lemma+stem, Chinese characters, synonym sets ``@name``; stop-words,
+negation, rejection and conditional words dropped; Chinese also by adjacent-character bigrams):
+
+- **myth exemplars** of each misconception of the card (its tells): the myth's claim (first sentence of its
+  ``en`` and ``zh``), its registry ``also:`` examples, and the clause that states it in each dev-corpus answer
+  labelled with it (the clause the patterns flag; else the clause nearest to the claim);
+- **correct exemplars** of the card: its key points (EN, 中文), the clauses of its short and spoken answers,
+  the myth's correction (second sentence) and the clauses of the dev corpus's complete and partial answers
+  of the card (every clause, of either polarity: a variant that kept only affirmed clauses of the clause's
+  polarity did worse on dev, 45.6 % vs 53.3 % of myths at ≤ 1 complete alarm, and was dropped).
+
+A clause states misconception j when its similarity to the best myth exemplar of the same negation polarity
+(parity of negation / rejection words: "not …" does not meet an affirmative myth) is ≥ ``TAU`` and exceeds its
+similarity to the best correct exemplar by ≥ ``DELTA``. Similarity: ``SIM`` of the weighted overlap
+(`_sim_w`; "geo": overlap over the geometric mean of both weights).
+Exemplars taken from a corpus entry whose text is the answer being checked are left out (leave-one-out: a dev
+answer is never compared with itself). ``TAU``, ``DELTA``, ``SIM`` were chosen on dev only (`sweep`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from . import bank
+from .language import Clause, clauses, has_cjk, split_misconception
+
+__all__ = ["TAU", "DELTA", "SIM", "Index", "index", "enable", "enabled", "fallback", "scores", "sweep"]
+
+TAU = 0.45
+DELTA = 0.15
+SIM = "geo"
+
+CORPUS_DEV = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus" / "dev"
+
+_EN_STOP_WORDS = """
+a an the is are was were be been being am do does did doing done have has had having will shall can may
+must should would could might of to in on at by for with from into onto over under as than then that this
+these those it its it's they them their there here we our us you your i me my he she his her him and or but
+so because since while whereas although though however also just very really quite rather about which who
+whom whose what when where why how all any each every both either some such more most much many other
+another same own one way thing things get gets got make makes made let lets use used uses using well yes
+basically actually simply like say says said think mean means meaning kind sort lot lots bit
+"""
+_ZH_STOP = set(
+    "的了是在和与及就都也而会要把被这那个些们有对为以其中之于从到让使它他她我你吗呢吧啊么呀嘛啦哦嗯着过很更还又"
+    "再能可等得地所即则便该种样做用来去说讲看想"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def enable(on: bool = True) -> None:
+    """Switch the fallback on (or off) for `bank.Card.check`."""
+    bank.FALLBACK = fallback if on else None
+
+
+def enabled() -> bool:
+    return bank.FALLBACK is fallback
+
+
+def load_corpus(directory: Path) -> list[dict]:
+    """The entries of a corpus directory (``NN.yaml`` files)."""
+    entries: list[dict] = []
+    for path in sorted(Path(directory).glob("*.yaml")):
+        entries += yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    return entries
+
+
+def hard_negative(entry: dict, cls: Sequence[Clause] | None = None) -> bool:
+    """A partial answer whose text rejects something: a framed belief, a rejection word or a negation."""
+    if entry["kind"] != "partial":
+        return False
+    cls = clauses(entry["text"]) if cls is None else cls
+    return any(c.framed or any(u.neg or u.post for u in c.units) for c in cls)
+
+
+def _en_stop() -> frozenset[str]:
+    out = set()
+    for w in _EN_STOP_WORDS.split():
+        for c in clauses(w):
+            out.update(u.text for u in c.units)
+        out.add(w)
+    return frozenset(out)
+
+
+def _is_cjk(t: str) -> bool:
+    return len(t) == 1 and has_cjk(t)
+
+
+def features(clause: Clause) -> frozenset[str]:
+    """Content units of a clause, plus adjacent Chinese content-character bigrams."""
+    stop = _en_stop()
+    out: set[str] = set()
+    prev = ""
+    for u in clause.units:
+        t = u.text
+        if u.neg or u.post or u.cond or t in stop or t in _ZH_STOP or not t.strip():
+            prev = ""
+            continue
+        if len(t) == 1 and not t.isalnum() and not _is_cjk(t):
+            prev = ""
+            continue
+        out.add(t)
+        if _is_cjk(t):
+            if prev:
+                out.add(prev + t)
+            prev = t
+        else:
+            prev = ""
+    return frozenset(out)
+
+
+def polarity(clause: Clause) -> int:
+    """Parity of the negation and rejection words of a clause (1: negated)."""
+    return sum(bool(u.neg or u.post) for u in clause.units) % 2
+
+
+@dataclass(frozen=True)
+class Exemplar:
+    feats: frozenset[str]
+    pol: int
+    source: str = ""  # the corpus answer text it comes from ('' for the bank's own text)
+    text: str = ""
+
+
+def _text_exemplars(text: str, source: str = "", whole: bool = False) -> list[Exemplar]:
+    """One exemplar per clause of ``text``, or (``whole``: a myth's claim, whose clauses alone need not be the
+    myth, "… only faster") one for all of it."""
+    cls = clauses(text) if text.strip() else []
+    if whole:
+        f = frozenset().union(*(features(c) for c in cls)) if cls else frozenset()
+        return [Exemplar(f, sum(polarity(c) for c in cls) % 2, source, text)] if f else []
+    out = [Exemplar(features(c), polarity(c), source, c.text) for c in cls]
+    return [e for e in out if e.feats]
+
+
+@dataclass
+class Index:
+    idf: dict[str, float]
+    default_idf: float
+    myth: dict[str, list[Exemplar]]  # myth id -> exemplars
+    correct: dict[str, list[Exemplar]]  # card id -> exemplars
+    correction: dict[str, list[Exemplar]]  # myth id -> its correction's exemplars
+
+    def weight(self, fs: frozenset[str]) -> float:
+        return sum(self.idf.get(f, self.default_idf) for f in fs)
+
+
+def _myth_claims(cards) -> dict[str, tuple[str, str, str, str]]:
+    """myth id -> (claim en, claim zh, correction en, correction zh) from the cards' misconception texts."""
+    out = {}
+    for card in cards:
+        for tell, m in zip(card.tells, card.misconceptions, strict=True):
+            if tell.myth and tell.myth not in out:
+                en, cen = split_misconception(m["en"], "en")
+                zh, czh = split_misconception(m["zh"], "zh")
+                out[tell.myth] = (en, zh, cen, czh)
+    return out
+
+
+def _also() -> dict[str, list[str]]:
+    data = yaml.load(bank.MYTHS_FILE.read_text(encoding="utf-8"), Loader=bank._YAML_LOADER) or []  # noqa: S506
+    return {m["id"]: [str(x) for x in m.get("also") or []] for m in data}
+
+
+def build(cards, corpus_dir: Path | None = CORPUS_DEV) -> Index:
+    """The exemplar index (IDF from the bank's own text: cards and myths)."""
+    by_id = {c.id: c for c in cards}
+    claims = _myth_claims(cards)
+    also = _also()
+    # IDF over the clauses of the bank text
+    docs: list[frozenset[str]] = []
+    for card in cards:
+        texts = [card.question["en"], card.question["zh"], card.short["en"], card.short["zh"],
+                 card.spoken["en"], card.spoken["zh"], *card.key_points["en"], *card.key_points["zh"]]
+        texts += [m[lang] for m in card.misconceptions for lang in ("en", "zh")]
+        for t in texts:
+            docs += [features(c) for c in clauses(t)]
+    for exs in also.values():
+        for t in exs:
+            docs += [features(c) for c in clauses(t)]
+    df: dict[str, int] = defaultdict(int)
+    for d in docs:
+        for f in d:
+            df[f] += 1
+    n = len(docs)
+    idf = {f: math.log((n + 1) / (k + 1)) + 1 for f, k in df.items()}
+    myth: dict[str, list[Exemplar]] = defaultdict(list)
+    correction: dict[str, list[Exemplar]] = defaultdict(list)
+    for mid, (en, zh, cen, czh) in claims.items():
+        for t in (en, zh, *also.get(mid, ())):
+            myth[mid] += _text_exemplars(t, whole=True)
+        for t in (cen, czh):
+            correction[mid] += _text_exemplars(t)
+    correct: dict[str, list[Exemplar]] = defaultdict(list)
+    for card in cards:
+        for t in (*card.key_points["en"], *card.key_points["zh"]):
+            correct[card.id] += _text_exemplars(t)
+        for t in (card.short["en"], card.short["zh"], card.spoken["en"], card.spoken["zh"]):
+            correct[card.id] += _text_exemplars(t)
+    entries = load_corpus(corpus_dir) if corpus_dir is not None else []
+    for e in entries:
+        card = by_id.get(e["card"])
+        if card is None:
+            continue
+        text = e["text"]
+        if e["kind"] in ("complete", "partial"):
+            correct[card.id] += _text_exemplars(text, source=text)
+        for label in e.get("myths") or []:
+            cid, _, j = label.partition("#")
+            owner = by_id.get(cid)
+            if owner is None or int(j) >= len(owner.tells) or not owner.tells[int(j)].myth:
+                continue
+            mid = owner.tells[int(j)].myth
+            r = owner.check(text)  # the patterns alone (the fallback is off while building)
+            said = r.stated.get(int(j))
+            if said is None:  # the clause nearest to the claim
+                cand = [c for c in clauses(text) if features(c)]
+                if not cand:
+                    continue
+                ref = frozenset().union(*(x.feats for x in myth[mid] if not x.source))
+                said = max(cand, key=lambda c: _sim_w(features(c), ref, idf, 1.0, "f1")).text
+            myth[mid] += [
+                Exemplar(x.feats, x.pol, text, x.text) for x in _text_exemplars(said)
+            ]
+    return Index(idf, math.log(n + 1) + 1, dict(myth), dict(correct), dict(correction))
+
+
+def _sim_w(a: frozenset[str], b: frozenset[str], idf: dict[str, float], dflt: float, how: str) -> float:
+    if not a or not b:
+        return 0.0
+    inter = sum(idf.get(f, dflt) for f in a & b)
+    if not inter:
+        return 0.0
+    wa = sum(idf.get(f, dflt) for f in a)
+    wb = sum(idf.get(f, dflt) for f in b)
+    if how == "f1":  # weighted Dice
+        return 2 * inter / (wa + wb)
+    if how == "cont":  # how much of the exemplar the clause says
+        return inter / wb
+    if how == "geo":  # geometric mean of both containments (weighted cosine of sets)
+        return inter / math.sqrt(wa * wb)
+    raise ValueError(how)
+
+
+@functools.lru_cache(maxsize=1)
+def index() -> Index:
+    """The exemplar index over the packaged bank and the dev corpus, built once (the patterns alone)."""
+    was = bank.FALLBACK
+    bank.FALLBACK = None
+    try:
+        return build(bank.load_cards())
+    finally:
+        bank.FALLBACK = was
+
+
+def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
+    """Clauses that state something: not framed, not a question, not a condition, not rejected by a later
+    clause of their sentence ("…, which is wrong") or by a short rejecting sentence right after ("That's a
+    myth.")."""
+    out = []
+    for k, c in enumerate(cls):
+        if c.framed or c.question or c.conditional:
+            continue
+        later = [x for x in cls[k + 1:] if x.sentence == c.sentence]
+        if any(u.post for x in later for u in x.units):
+            continue
+        nxt = [x for x in cls[k + 1:] if x.sentence == c.sentence + 1]
+        if nxt and len(nxt) == 1 and len(features(nxt[0])) <= 3 and any(u.post for u in nxt[0].units):
+            continue
+        out.append(c)
+    return out
+
+
+def scores(
+    cls: Sequence[Clause], card, idx: Index | None = None, exclude: str = "", how: str | None = None,
+) -> dict[int, list[tuple[float, float, str]]]:
+    """Per misconception j of ``card``: per affirmed clause, (best myth similarity of its polarity, best
+    correct similarity, clause text). Exemplars whose source is ``exclude`` are left out."""
+    idx = idx or index()
+    how = how or SIM
+    out: dict[int, list[tuple[float, float, str]]] = {}
+    aff = [(c, features(c), polarity(c)) for c in _affirmed(cls)]
+    aff = [x for x in aff if x[1]]
+    base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
+    for j, tell in enumerate(card.tells):
+        if not tell.myth:
+            continue
+        mex = [e for e in idx.myth.get(tell.myth, ()) if not exclude or e.source != exclude]
+        cex = base + idx.correction.get(tell.myth, [])
+        rows = []
+        for c, f, pol in aff:
+            sm = max(
+                (_sim_w(f, e.feats, idx.idf, idx.default_idf, how) for e in mex if e.pol == pol), default=0.0
+            )
+            sc = max((_sim_w(f, e.feats, idx.idf, idx.default_idf, how) for e in cex), default=0.0)
+            rows.append((sm, sc, c.text))
+        out[j] = rows
+    return out
+
+
+def fallback(card, answer: str):
+    """The hook `bank.Card.check` passes to `matcher.check_answer`: clauses -> {misconception: clause}."""
+
+    def run(cls: Sequence[Clause]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for j, rows in scores(cls, card, exclude=answer).items():
+            for sm, sc, text in rows:
+                if sm >= TAU and sm - sc >= DELTA:
+                    found[j] = text
+                    break
+        return found
+
+    return run
+
+
+def sweep(corpus_dir: Path = CORPUS_DEV) -> None:
+    """Choose SIM, TAU, DELTA on dev with leave-one-out: per setting, the myths the fallback alone flags
+    and its alarms on complete answers, on all partial answers and on hard negatives."""
+    if "heldout" in str(corpus_dir):
+        raise SystemExit("sweep is for dev only")
+    cards = bank.load_cards()
+    by_id = {c.id: c for c in cards}
+    idx = build(cards, corpus_dir)
+    entries = [e for e in load_corpus(corpus_dir) if e["card"] in by_id]
+    for how in ("f1", "geo", "cont"):
+        rows = []
+        for e in entries:
+            card = by_id[e["card"]]
+            cls = clauses(e["text"])
+            sc = scores(cls, card, idx, exclude=e["text"], how=how)
+            want = {int(lab.partition("#")[2]) for lab in e.get("myths") or []
+                    if lab.partition("#")[0] == card.id}
+            rows.append((e, sc, want, hard_negative(e, cls)))
+        grid = []
+        for tau in [x / 100 for x in range(30, 91, 5)]:
+            for delta in [x / 100 for x in range(0, 41, 5)]:
+                got = {"en": [0, 0], "zh": [0, 0]}
+                fa_c = fa_p = fa_h = n_c = n_p = n_h = 0
+                for e, sc, want, hard in rows:
+                    flagged = {
+                        j for j, rs in sc.items() if any(sm >= tau and sm - s2 >= delta for sm, s2, _ in rs)
+                    }
+                    g = got[e["lang"]]
+                    g[0] += len(want & flagged)
+                    g[1] += len(want)
+                    if e["kind"] == "complete":
+                        n_c += 1
+                        fa_c += bool(flagged)
+                    if e["kind"] == "partial":
+                        n_p += 1
+                        fa_p += bool(flagged)
+                        n_h += hard
+                        fa_h += bool(flagged) and hard
+                grid.append((tau, delta, got, fa_c, n_c, fa_p, n_p, fa_h, n_h))
+        print(f"== {how}")
+        for tau, delta, got, fa_c, n_c, fa_p, n_p, fa_h, n_h in grid:
+            if fa_c / n_c <= 0.02:
+                det = (got["en"][0] + got["zh"][0]) / (got["en"][1] + got["zh"][1])
+                print(f"  tau {tau:.2f} delta {delta:.2f}: EN {got['en'][0]}/{got['en'][1]} "
+                      f"ZH {got['zh'][0]}/{got['zh'][1]} ({det:.1%}) · complete {fa_c}/{n_c} · "
+                      f"partial {fa_p}/{n_p} · hard neg {fa_h}/{n_h}")
+
+
+if __name__ == "__main__":
+    sweep(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_DEV)
