@@ -23,6 +23,7 @@ from ._checks import check_positive_int
 __all__ = [
     "attention_flops",
     "huge_pages_for_large_tensors",
+    "minor_page_faults",
     "crossover_length",
     "layer_cost",
     "recurrent_flops",
@@ -407,6 +408,23 @@ def huge_pages_for_large_tensors(environ: Mapping[str, str] | None = None,
         except OSError:  # not Linux, or no THP support: 4 KiB pages
             return False
     return "[always]" in thp_setting
+
+
+def minor_page_faults(fn: Callable[[], Any]) -> int | None:
+    """Minor page faults this thread takes while running ``fn()`` (each first touch of a new 4 KiB page, or
+    2 MiB huge page, of memory), from ``getrusage(RUSAGE_THREAD)``; None where that is not
+    available (not Linux).
+    A count, not a time: other processes on the machine do not change it. Only this thread's faults count, so
+    run ``fn`` on one thread (``utils.one_cpu_thread``) when the pages it touches matter."""
+    try:
+        import resource
+
+        who = resource.RUSAGE_THREAD
+    except (ImportError, AttributeError):
+        return None
+    before = resource.getrusage(who).ru_minflt
+    fn()
+    return resource.getrusage(who).ru_minflt - before
 
 
 def loglog_slope(xs: Sequence[float], ys: Sequence[float]) -> float:

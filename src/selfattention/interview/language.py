@@ -210,8 +210,8 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
     lemmatised or stemmed, for a pattern word already written as a stem)."""
     lemma = (lambda w: w) if as_written else _lemmatiser()
     out: list[Unit] = []
-    for m in _TOKEN.finditer(canonical(text)):
-        tok = m.group()
+    toks = [m.group() for m in _TOKEN.finditer(canonical(text))]
+    for j, tok in enumerate(toks):
         if _CJK_RE.match(tok):
             for word in _segmenter().lcut(tok, HMM=False):
                 neg = word in _ZH_NEG or (word.startswith(_ZH_NEG_PREFIX) and word not in _ZH_NEG_EXCEPT)
@@ -228,9 +228,24 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
             out.append(Unit({"=": "eq", "+": "plus", "<": "lt", ">": "gt"}[tok]))
         else:
             out.append(Unit(
-                lemma(tok), neg=tok in _EN_NEG, post=tok in _EN_POST, cond=tok in _EN_COND,
+                lemma(tok), neg=tok in _EN_NEG, post=tok in _EN_POST,
+                cond=tok in _EN_COND and not _speakers_hedge(toks, j),
             ))
     return out
+
+
+_HEDGE_SUBJECT = {"i", "we"}
+_HEDGE_VERB = {"say", "think", "guess", "argue", "expect", "imagine"}
+
+
+def _speakers_hedge(toks: list[str], j: int) -> bool:
+    """``toks[j]`` is the would/suppose of the speaker's own hedge ("I would say …", "I'd think …", "I suppose
+    …", "we would argue …"), not a condition: what follows is still claimed."""
+    prev = toks[j - 1] if j else ""
+    nxt = toks[j + 1] if j + 1 < len(toks) else ""
+    if toks[j] in ("suppose", "supposing"):
+        return prev in _HEDGE_SUBJECT
+    return toks[j] in ("would", "could", "might") and prev in _HEDGE_SUBJECT and nxt in _HEDGE_VERB
 
 
 @functools.lru_cache(maxsize=1)
