@@ -78,8 +78,9 @@ _ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 
 _FRAME = re.compile(
     r"\b(?:think|thinks|thought|believes?|believed|assumes?|assumed|expects?|expected|seems?|seemed|seemingly|"
     r"appears?|looks? (?:like|as if|as though)|sounds?|intuitive|intuitively|intuition|"
-    r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as))\b"
-    r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上"
+    r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as)|"
+    r"usually|normally|in general|ordinarily)\b"
+    r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
 # a passive or impersonal belief ("is commonly believed", "is often mistaken for", "one might think") or a
@@ -392,13 +393,14 @@ _THAT = {"that", "say", "think", "believ", "assum", "claim"}  # "a mistake to th
 # "，然后 …") and the second half of "头越多，计算量越大". The parts keep their own negations (`Unit.seg`).
 _EN_FRONT = re.compile(
     r"^(?:after|before|in|inside|within|with|without|for|at|on|during|under|once|across|throughout|"
-    r"given|per|from)\b"
+    r"given|per|from|apart from|aside from|except|other than|besides|beyond|using|combined with)\b"
 )
 _EN_VERB = re.compile(
     r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|will|shall|should|must|may|"
     r"might|would|could|if|when|that|which|who|because|since|but|so)\b|n[’']t\b"
 )
-_ZH_FRONT = re.compile(r"^(?:在|对于|一旦|当|除了)|(?:之后|以后|之前|以前|后|前|时)$")  # 在…中/里/上 by 在
+# 在…中/里/上 by 在
+_ZH_FRONT = re.compile(r"^(?:在|对于|一旦|当|除了|有了|用了|配合)|(?:之后|以后|之前|以前|后|前|时)$")
 _ZH_VERB = re.compile(r"是|把|会|要|能|需要|可以|让|使|因为|如果|所以|但")
 _CONTINUES = re.compile(r"^(?:then|and then)\b|^(?:再|然后|接着|随后|之后再)")
 
