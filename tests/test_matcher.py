@@ -194,7 +194,8 @@ def test_dev_corpus_floors(dev_stats) -> None:
 
 def test_whole_dev_corpus_floors(dev_all_stats) -> None:
     """The whole dev corpus (1,319 answers with corpus5's 593): its writers credit fewer key points than
-    the checker ticks, so precision is lower there (88.6 % 中文 when measured); myths are held higher."""
+    the checker ticks, so precision is lower there (86.7 % 中文 when measured), and corpus5's myths of
+    chapters 06-15 are not tuned for (80.7 % of all dev myths flagged)."""
     _floors(dev_all_stats, FLOORS_ALL)
 
 
@@ -209,11 +210,12 @@ FLOORS = {
     "agree_en": 0.92, "agree_zh": 0.91, "precision": 0.895, "recall": 0.89, "myths": 0.93, "alarms": 0.03,
     "myth_below_partial": 0.93,
 }
-# on all 1,319 dev answers (session 7, after tuning on corpus5's dev part): agreement 92.3 % EN / 93.9 % zh,
-# precision 89.6 / 88.6 %, recall 93.6 / 93.2 %, myths 314/315 and 347/349, alarms 0/314 complete,
+# on all 1,319 dev answers (session 7: corpus5 tuned for chapters 01-05 only; the tuned patterns of 06-15 were
+# withdrawn after review 9 found them flagging plain correct sentences): agreement 92.0 % EN / 93.2 % zh,
+# precision 88.7 / 86.7 %, recall 93.8 / 93.4 %, myths 252/315 and 284/349 (80.7 %), alarms 0/314 complete,
 # myth below partial on 108/108 cards
 FLOORS_ALL = {
-    "agree_en": 0.92, "agree_zh": 0.93, "precision": 0.88, "recall": 0.925, "myths": 0.98, "alarms": 0.01,
+    "agree_en": 0.915, "agree_zh": 0.925, "precision": 0.86, "recall": 0.93, "myths": 0.80, "alarms": 0.01,
     "myth_below_partial": 0.98,
 }
 
