@@ -6,8 +6,8 @@ A review test lists sentences per card, each a (card id, sentence) pair:
 - FLAGGED: myth forms near a fix that must still be caught;
 - OPEN: correct sentences still flagged for a known reason (strict xfail, so fixing one shows up as XPASS).
 
-`checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason=...)` returns the three parametrised test functions; a test module
-binds them to names that start with ``test_``:
+`checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason=...)` returns the three parametrised test functions; a
+test module binds them to names that start with ``test_``:
 
     test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason="...")
 """
@@ -51,4 +51,8 @@ def checker_tests(not_flagged, flagged=(), open_=(), reason: str = "known false 
     def test_open_correct_statement_is_not_flagged(card, text):
         assert not stated(card, text)
 
-    return test_correct_statement_is_not_flagged, test_myth_is_flagged, test_open_correct_statement_is_not_flagged
+    return (
+        test_correct_statement_is_not_flagged,
+        test_myth_is_flagged,
+        test_open_correct_statement_is_not_flagged,
+    )

@@ -1,9 +1,11 @@
 """``attention-rehearse`` end to end: study/mock in a real pseudo-terminal (pexpect), piped --plain mode,
 Ctrl-C then resume, corrupt databases, Anki export, listing/stats, and usage errors.
 
-To keep the suite fast, most terminal sessions run ``main()`` in a child forked onto a fresh pty
-(``pty.fork``: a real terminal, ``isatty()`` is true, Ctrl-C is a real SIGINT from the line discipline),
-so the child does not pay torch's import again; one test runs the real ``python -m selfattention.rehearse``.
+Most terminal sessions run ``main()`` in a child on a fresh pty (``pty.fork``: a real terminal,
+``isatty()`` is true, Ctrl-C is a real SIGINT from the line discipline) that execs a new interpreter at
+once: a child that went on running Python after forking a test process with threads (pytest-xdist's I/O
+thread) could inherit a lock held at the fork and hang; one test runs ``python -m selfattention.rehearse``
+through pexpect.spawn.
 Scheduling is deterministic: "now" is pinned with ``ATTENTION_REHEARSE_NOW`` and fuzzing is off.
 """
 
@@ -24,7 +26,6 @@ import sys
 import termios
 import textwrap
 import time
-import traceback
 import unicodedata
 import zipfile
 from collections.abc import Iterator
@@ -143,28 +144,23 @@ def _db_rows(db: str) -> tuple[list[tuple], dict[str, tuple]]:
 
 
 # -- a real pty around main() in a forked child ----------------------------------------------------------
+_CHILD = (
+    "import sys\n"
+    "from selfattention.interview.rehearse import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)  # the child's program: the environment (os.environ, set by the `env` fixture) is inherited through exec
+
 class Term:
     """A forked child running ``main(argv)`` on a fresh pseudo-terminal, driven with pexpect."""
 
     def __init__(self, argv: list[str]) -> None:
         pid, fd = pty.fork()
-        if pid == 0:  # child: a real terminal on fds 0/1/2
-            code = 99
+        if pid == 0:  # child: a real terminal on fds 0/1/2; exec at once (nothing inherited is locked)
             try:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
-                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-                sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
-                sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
-                code = main(argv)
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-            except BaseException:  # noqa: BLE001
-                traceback.print_exc()
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # before main() asks
+                os.execv(sys.executable, [sys.executable, "-c", _CHILD, *argv])
             finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+                os._exit(99)  # only if exec failed
         self.pid = pid
         self.reaped = False  # once waited for, the pid may be reused: never signal it again
         self.child = pexpect.fdpexpect.fdspawn(fd, timeout=60, encoding="utf-8")
