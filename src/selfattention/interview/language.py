@@ -1,10 +1,13 @@
 """Text analysis for the typed-answer check: formulas, clauses, words and their scope (EN and 中文).
 
 An answer is cut into clauses (sentence ends, semicolons, commas, and the conjunctions that start a new
-claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …). Each clause becomes a list of *units*:
+claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …; not the commas inside a bracketed run, a shape
+"(B, h, n, d_k)" or "E[q, k]", nor "because of", a preposition, nor "so-called"). Each clause becomes a
+list of *units*:
 
 - an English word becomes its lemma (simplemma's English table) reduced by the Snowball stemmer, so
-  ``matched``/``matching``, ``sinusoids``/``sinusoidal``, ``saturating``/``saturation`` meet;
+  ``matched``/``matching``, ``sinusoids``/``sinusoidal``, ``saturating``/``saturation`` meet; the plural of
+  an acronym loses its "s" ("gpus", "rnns", "llms", "kvs"), which the stemmer keeps;
 - a Chinese run is segmented by jieba (for the scope of negations and conditionals: ``主要是`` is the words
   主要 + 是, not the conditional 要是; ``不饱和`` starts with the negation 不) and then kept one character per
   unit, so a Chinese phrase matches as a run of characters;
@@ -12,16 +15,20 @@ claim: "but", "because", "so", "whereas", 但是, 因为, 所以 …). Each clau
   ``QKᵀ``, ``QK^T``, ``Q K transpose`` → ``qkt``; subscripts ``dₖ``, ``d_{k}``, ``dk`` → ``d_k``;
   ``d_model/h`` → ``d_model div h``; ``×``/``*`` → ``times``; ``n²``, ``n^2``, ``n squared`` → ``n2``;
 - a typed English word of 5+ letters that no pattern uses and that is one edit from exactly one pattern
-  word (same first letter) is read as that word ("varience", "sofmax");
+  word (same first letter) is read as that word ("varience", "sofmax"), unless it is an English word
+  itself ("whose" is not "whole"; see `_correct`);
 - then the synonym sets of ``synonyms.yaml`` (both languages) rewrite every variant to one canonical unit
   ``@name``.
 
 Each unit carries flags: ``neg`` (a negation word starts here: not, no, never, nobody, without, 不, 没有,
-并非 …), ``post`` (a word that rejects what came before: wrong, myth, 错误 …), ``cond`` (a conditional or
-counterfactual: if, suppose, would, 如果, 要是 …). `find` looks a phrase up in a clause and says whether the
-occurrence is affirmed (no negation before it in its clause, no rejection after it, the clause not *framed*:
-a belief or appearance, "many think …", "… seems …", "看起来 …", set up before a correcting "but …", "其实 …",
-or held by others, "people often think …", states nothing).
+并非 …; "doesn't", "can't", "won't" and the same typed without the apostrophe, "doesnt", "isnt", "cant",
+"wont", "dont", read as "… not"), ``post`` (a word that rejects what came before: wrong, myth, 错误 …),
+``cond`` (a conditional or counterfactual: if, suppose, would, 如果, 要是 …). `find` looks a phrase up in a
+clause and says whether the occurrence is affirmed (no negation before it in its clause, no rejection
+after it, the clause not *framed*: a belief or appearance, "many think …", "… seems …", "看起来 …", set up
+before a correcting "but …", "其实 …", or held by others, "people often think …", states nothing). A clause
+is *rejected* when a rejection takes it back ("…, which is a myth", "说…，这是误解", "It is a myth that X,
+Y"; `_rejections`): the matcher reads no myth in it.
 """
 
 from __future__ import annotations
@@ -65,8 +72,8 @@ _ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
 _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若", "除非"}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
-    r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because|since|so|therefore|thus|hence|"
-    r"otherwise)\b)"
+    r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because(?! of\b)|since|so(?!-)|therefore|"
+    r"thus|hence|otherwise)\b)"
 )
 _ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 不是
     r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)"
@@ -132,6 +139,26 @@ _CORRECTION = re.compile(
 )
 _SENTENCE = re.compile(r"(?<!\d)[.](?![\dA-Za-z_])|[!?;。！？；\n]+|[.](?=\s)")
 _COMMA = re.compile(r"[,，:：]")
+# a bracketed run whose commas separate items, not clauses: a shape "(B, h, n, d_k)", "E[q, k]", "（B，h，n）"
+_BRACKET = re.compile(r"\([^()（）]{0,60}\)|（[^()（）]{0,60}）|\[[^\[\]]{0,60}\]")
+
+
+def _split_commas(text: str, seps: list[str] | None = None) -> list[str]:
+    """``text`` cut at its commas and colons, except those inside a bracketed run (`_BRACKET`); ``seps``
+    receives the mark before each part ("" before the first)."""
+    inside = {i for m in _BRACKET.finditer(text) for i in range(m.start(), m.end())}
+    out: list[str] = []
+    start, mark = 0, ""
+    for m in _COMMA.finditer(text):
+        if m.start() not in inside:
+            out.append(text[start:m.start()])
+            if seps is not None:
+                seps.append(mark)
+            start, mark = m.end(), m.group()
+    out.append(text[start:])
+    if seps is not None:
+        seps.append(mark)
+    return out
 
 
 def has_cjk(text: str) -> bool:
@@ -140,7 +167,13 @@ def has_cjk(text: str) -> bool:
 
 
 _FORMULAS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\bcan[’']t\b|\bcant\b"), "can not"),
+    (re.compile(r"\bwon[’']t\b|\bwont\b"), "will not"),
+    (re.compile(r"\bshan[’']t\b"), "shall not"),
     (re.compile(r"n[’']t\b"), " not"),
+    # the same negations typed without the apostrophe ("doesnt", "isnt", "dont")
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|should|could|would|must|need|might)nt\b"),
+     r"\1 not"),
     (re.compile(r"\bcan ?not\b"), "can not"),
     (re.compile(r"\bq\s*[·.*]?\s*k\s*(?:\^\s*\{?\s*t\s*\}?|\s+transpose[ds]?|\.t\b)"), " qkt "),
     (re.compile(r"\bqkt\b"), " qkt "),
@@ -167,6 +200,10 @@ def canonical(text: str) -> str:
     return t
 
 
+# the plural of an acronym: no vowel before its "s" ("rnns", "llms", "ffns", "kvs") or a processing unit
+_ACRONYM_PLURAL = re.compile(r"^(?:[b-df-hj-np-tv-xz]{2,}|[cgtn]pu)s$")
+
+
 @functools.lru_cache(maxsize=1)
 def _lemmatiser():
     import simplemma
@@ -178,6 +215,8 @@ def _lemmatiser():
     def lemma(word: str) -> str:
         if not word.isalpha() or len(word) <= 2:
             return word
+        if _ACRONYM_PLURAL.match(word):  # "gpus", "rnns", "llms", "kvs": the stemmer keeps their "s"
+            return word[:-1]
         return stem.stemWord(simplemma.lemmatize(word, lang="en"))
 
     return lemma
@@ -203,6 +242,7 @@ class Unit:
     post: bool = False
     cond: bool = False
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
+    word: str = ""  # an English unit's word as typed (before its lemma and stem)
     seg: int = 0  # the comma-separated part of its clause (a fronted phrase kept with it: _fronted)
 
 
@@ -230,7 +270,7 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
         else:
             out.append(Unit(
                 lemma(tok), neg=tok in _EN_NEG, post=tok in _EN_POST,
-                cond=tok in _EN_COND and not _speakers_hedge(toks, j),
+                cond=tok in _EN_COND and not _speakers_hedge(toks, j), word=tok,
             ))
     return out
 
@@ -284,13 +324,40 @@ def _one_edit(a: str, b: str) -> bool:
 
 
 @functools.lru_cache(maxsize=20000)
-def _correct(word: str) -> str:
+def _correct(word: str, typed: str = "") -> str:
     """A typed English word (lemma) of 5+ letters unknown to the patterns -> the one known word one edit
-    away with the same first letter ("varienc" -> "varianc", "sofmax" -> "softmax"), else itself."""
+    away with the same first letter ("varienc" -> "varianc", "sofmax" -> "softmax"), else itself.
+    ``typed``: the word as typed; an English word (simplemma knows it) is no typo, so it keeps its
+    meaning ("whose" is not "whole", "catch" not "cache", "mistral" not "mixtral"), unless the edit only
+    meets a pattern word written as a shorter stem ("transpos" -> "transpo"), swaps two neighbours
+    ("casual" -> "causal") or is a British spelling ("behavior" -> "behaviour")."""
     if len(word) < 5 or not word.isalpha() or word in VOCAB:
         return word
     near = [v for v in VOCAB if v[:1] == word[:1] and _one_edit(word, v)]
-    return near[0] if len(near) == 1 else word
+    if len(near) != 1:
+        return word
+    fix = near[0]
+    if typed and _english(typed) and not _typo_of(word, fix):
+        return word
+    return fix
+
+
+@functools.lru_cache(maxsize=20000)
+def _english(word: str) -> bool:
+    """``word`` is in simplemma's English table."""
+    import simplemma
+
+    return bool(simplemma.is_known(word, lang="en"))
+
+
+def _typo_of(word: str, fix: str) -> bool:
+    """The edit ``word`` -> ``fix`` is one a known English word may still be corrected by (see `_correct`)."""
+    if word.startswith(fix):
+        return True
+    if len(word) == len(fix):
+        d = [i for i in range(len(word)) if word[i] != fix[i]]
+        return len(d) == 2 or {word[d[0]], fix[d[0]]} == {"z", "s"}
+    return fix.replace("our", "or") == word
 
 
 def _rewrite(units: list[Unit], correct: bool = False) -> list[Unit]:
@@ -298,7 +365,7 @@ def _rewrite(units: list[Unit], correct: bool = False) -> list[Unit]:
     ``correct``: typed text, whose unknown words are first corrected to a pattern word one edit away."""
     if correct:
         for u in units:
-            u.text = _correct(u.text)
+            u.text = _correct(u.text, u.word)
     table, longest = _synonyms(), _max_syn()
     out: list[Unit] = []
     i = 0
@@ -321,7 +388,7 @@ def units_of(text: str, correct: bool = False) -> list[Unit]:
     keeps a fronted phrase ("After the softmax, …", see `_fronted`) has a comma: each part is analysed on
     its own and its units carry its number (``seg``), the scope of its negations."""
     out: list[Unit] = []
-    for k, seg in enumerate(_COMMA.split(text)):
+    for k, seg in enumerate(_split_commas(text)):
         for u in _rewrite(_raw_units(seg), correct):
             u.seg = k
             out.append(u)
@@ -352,11 +419,31 @@ class Clause:
     sentence: int
     question: bool = False  # its sentence ends with "?" / "？" or asks with 吗: it states nothing
     framed: bool = False  # a myth set up to be refuted ("Many think …, but …"): it states nothing
+    rejected: bool = False  # a rejection takes it back ("…, which is a myth"): it states no myth (matcher)
+    mark: str = ""  # the mark that opens it: "," or ":" (":" explains or lists what came before), or ""
+
+    @property
+    def colon(self) -> bool:
+        """A colon opens the clause: it explains or lists what came before."""
+        return ":" in self.mark
 
     @property
     def conditional(self) -> bool:
         """The clause is a condition or a counterfactual ("if …", "would …", "要是 …")."""
         return any(u.cond for u in self.units)
+
+    @property
+    def contrastive(self) -> bool:
+        """The clause opens with a contrastive or correcting connective ("but …", "however …", "不过 …")."""
+        low = canonical(self.text).strip()
+        # a bare "though" is the adverb of the clause before it ("It's an approximation though, …")
+        return bool(_CONTRAST.match(low)) and low not in ("though", "although")
+
+    @property
+    def limiting(self) -> bool:
+        """The clause opens with a contrast or a limitation ("but …", "only …", "只不过 …"): it may limit the
+        claim before it (a myth's qualifiers hold in it; see matcher)."""
+        return self.contrastive or bool(_LIMITS.match(canonical(self.text).strip()))
 
     def find(self, phrase: tuple[str, ...], licensed: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
         """Start index of each occurrence of ``phrase`` and whether it is affirmed (not negated/rejected).
@@ -446,42 +533,135 @@ _LEAD_IN = re.compile(
 )
 
 
-def _comma_parts(sentence: str) -> list[str]:
-    """The comma parts of ``sentence``, a fronted phrase and a continuing clause joined to their clause."""
-    pieces = [p.strip() for p in _COMMA.split(sentence)]
-    pieces = [p for p in pieces if p]
+def _comma_parts(sentence: str) -> list[tuple[str, str]]:
+    """The comma parts of ``sentence``, a fronted phrase and a continuing clause joined to their clause;
+    each with the mark that opens it ("," or ":"; "" for the first)."""
+    seps: list[str] = []
+    raw = [p.strip() for p in _split_commas(sentence, seps)]
+    pieces = [p for p in raw if p]
+    marks = [m for p, m in zip(raw, seps, strict=True) if p]
     first = 0  # the first part after the speaker's lead-ins
     while first < len(pieces) - 1 and _LEAD_IN.match(canonical(pieces[first]).strip()):
         first += 1
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for k, piece in enumerate(pieces):
         head = pieces[first]
         if k == first + 1 and len(_EN_SPLIT.split(head)) == 1 and len(_ZH_SPLIT.split(head)) == 1 and (
             _fronted(head, piece) or _CONTINUES.match(canonical(piece).strip())
         ):
-            out[-1] = f"{out[-1]}{'，' if has_cjk(out[-1] + piece) else ','} {piece}"
+            out[-1] = (f"{out[-1][0]}{'，' if has_cjk(out[-1][0] + piece) else ','} {piece}", out[-1][1])
         else:
-            out.append(piece)
+            out.append((piece, marks[k]))
     return out
 
 
-def _split_sentence(sentence: str) -> list[str]:
-    parts: list[str] = []
-    for piece in _comma_parts(sentence):
+def _split_sentence(sentence: str) -> list[tuple[str, str]]:
+    """The clauses of ``sentence``, each with the mark that opens it ("," or ":"; "" when a conjunction or
+    the sentence start does; see `_comma_parts`)."""
+    parts: list[tuple[str, str]] = []
+    for piece, mark in _comma_parts(sentence):
         for p in _EN_SPLIT.split(piece):
-            parts.extend(_ZH_SPLIT.split(p))
-    return [p.strip() for p in parts if p.strip()]
+            for q in _ZH_SPLIT.split(p):
+                if q.strip():
+                    parts.append((q.strip(), mark))
+                    mark = ""
+    return parts
+
+
+# A clause (or a sentence) that only rejects what was said before it: "…, which is a myth", "…, and that is
+# wrong", "…, which isn't true", "…，这是误解", "…，这种说法是错的", "…，是错的"; "That is a myth." after a
+# sentence.
+_EN_REJECTS = re.compile(
+    r"^(?:and |but |so )?(?:which|that|this|it|(?:this|that|the) (?:claim|idea|view|belief|statement))"
+    r"(?: is| was| are|'s|’s| would be| seems| sounds)?"
+    r"(?: (?:just|simply|also|completely|totally|actually|really|quite|plainly|clearly|entirely|of course|"
+    r"definitely|obviously))*(?: an?)?(?: (?:very )?(?:common|popular|widespread|classic|typical|frequent|"
+    r"big|huge|serious|well-known|old))?"
+    r" (?:wrong|incorrect|false|untrue|myth|mistake|misconception|misunderstanding|fallacy|not true|"
+    r"not correct|not right|not the case|nonsense)(?: (?:though|actually|really|of course))?$"
+    r"|^(?:not true|wrong|false|nonsense|a myth|that is a myth)$"
+)
+_ZH_REJECTS = re.compile(
+    r"^(?:而|但|但是|可是|不过)?(?:这|那|此)?(?:个|种|一|样)?(?:说法|想法|观点|看法|理解|认识|结论)?"
+    r"(?:其实|实际上|完全|根本|并|就|纯粹|显然|当然)?(?:是|就是|属于)?(?:一个|一种|个|种)?(?:很)?"
+    r"(?:常见|普遍|典型|经典)?的?(?:误解|误区|谬误|错误|错的|错误的|不对的|不对|不正确的|不正确|不成立的|不成立|错)"
+    r"(?:的|了|啊|呀|哦)?$"
+)
+# A rejection that leads its clause ("It is a myth that …", "it's wrong to say that …", "it is not true
+# that …"): it also reaches the clauses after it that carry on its claim ("It is a myth that since b_K
+# cancels, b_Q must cancel too", "…, so it is less expressive"), up to a contrast or a reason of the speaker's
+# own ("…, but …", "…, because …").
+_EN_LEADING_REJECTION = re.compile(
+    r"^(?:[\w'’]+ ){0,4}?"
+    r"(?:myth|misconception|mistake|wrong|false|incorrect|untrue|fallacy|not true|not the case)"
+    r" (?:(?:to )?(?:say|think|believe|assume|claim|suppose|imagine)(?: that)?|that)\b"
+)
+_OWN_REASON = re.compile(r"^(?:because|since|as|given that)\b|^(?:因为|由于)")
+# the connectives that open a contrast or a correction: a myth's qualifiers ("!!") also hold in the clauses
+# of its sentence from the first one that opens with them ("X, but Y" where Y limits X; see matcher)
+_CONTRAST = re.compile(
+    r"^(?:but|however|though|although|yet|whereas|while|whilst|except|actually|in fact|in practice|"
+    r"in reality)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|而(?!且|言))"
+)
+
+# a limitation ("X, only for long inputs", "MLA 本质上就是 GQA，只不过缓存小得多"): it may limit what came
+# before, but it opens no statement of its own (a rejection after "…，只是更快，这是误解" takes back all)
+_LIMITS = re.compile(r"^(?:only|just)\b|^(?:只是|只不过|仅仅|只有|仅)")
+
+
+def _rejects(text: str) -> bool:
+    """``text`` (one clause) only rejects what came before it (`_EN_REJECTS`, `_ZH_REJECTS`)."""
+    low = re.sub(r"\s+", " ", canonical(text)).strip(" -—–.!")
+    return bool(_EN_REJECTS.match(low) or _ZH_REJECTS.match(low.replace(" ", "")))
+
+
+def _reject_back(cs: list[Clause], end: int) -> None:
+    """Mark the clauses ``cs[:end]`` rejected, back to the nearest one that opens a contrast or follows a
+    colon ("X, but Y, which is wrong" and "X: Y, which is wrong" take back Y)."""
+    j = end - 1
+    while j > 0 and not (cs[j].contrastive or cs[j].colon):
+        j -= 1
+    for c in cs[max(j, 0):end]:
+        c.rejected = True
+
+
+def _rejections(sentences: list[list[Clause]]) -> None:
+    """Mark the clauses that a rejection takes back (`Clause.rejected`): those before a rejecting clause of
+    their sentence ("…, which is a myth", "说…，这是误解"), the sentence before a rejecting sentence
+    ("X. That is a myth."), and the clauses that carry on a leading rejection ("It is a myth that X, Y")."""
+    last: list[Clause] = []  # the sentence before (with clauses)
+    for cs in sentences:
+        for k, c in enumerate(cs):
+            if k and _rejects(c.text):
+                _reject_back(cs, k)
+        if last and len(cs) == 1 and _rejects(cs[0].text):
+            _reject_back(last, len(last))
+        last = cs or last
+        for k, c in enumerate(cs):
+            m = _EN_LEADING_REJECTION.match(canonical(c.text).strip())
+            if not m:
+                continue
+            started = bool(canonical(c.text)[m.end():].strip())
+            for x in cs[k + 1:]:
+                low = canonical(x.text).strip()
+                # "It is a myth that X because Y": Y is part of the myth; "…, because Y": the speaker's reason
+                if x.colon or started and (x.contrastive or x.mark and _OWN_REASON.match(low)):
+                    break
+                x.rejected = started = True
 
 
 def clauses(text: str) -> list[Clause]:
     """Cut ``text`` into clauses (see the module docstring), each with its canonical units."""
     t = unicodedata.normalize("NFKC", text)
     out: list[Clause] = []
+    sentences: list[list[Clause]] = []
     pieces = re.split(f"({_SENTENCE.pattern})", t)
     for s, k in enumerate(range(0, len(pieces), 2)):
+        sentences.append([])
         sentence, end = pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""
         asks = "?" in end or "？" in end or sentence.rstrip().endswith("吗")
-        parts = _split_sentence(sentence)
+        split = _split_sentence(sentence)
+        parts = [p for p, _ in split]
         low = [canonical(p) for p in parts]
         fix = next((k for k, p in enumerate(low) if k and _CORRECTION.match(p)), len(parts))
         setup = " ".join(low[:fix])
@@ -491,7 +671,9 @@ def clauses(text: str) -> list[Clause]:
         for k, part in enumerate(parts):
             units = units_of(part, correct=True)
             if units:
-                out.append(Clause(part, units, s, asks, framed and k < fix))
+                out.append(Clause(part, units, s, asks, framed and k < fix, mark=split[k][1]))
+                sentences[-1].append(out[-1])
+    _rejections(sentences)
     return out
 
 

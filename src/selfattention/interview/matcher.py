@@ -24,6 +24,31 @@ stated by a clause that matches one of its patterns (its ``!`` groups absent fro
 counterfactual ("if we divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth
 blocks the key points it contradicts (``blocks``, per card).
 
+**Corrections after the myth.** A myth's qualifiers (``!!``, ``!!!``, ``!!~``) also hold over the clauses
+of its sentence from the first one after it that opens with a contrastive or correcting connective (but,
+however, though, yet, whereas, while, except, actually, 但, 但是, 不过, 然而, 而, 可是, 其实 …;
+`language._CONTRAST`) or a limitation (only, just, 只是, 只不过, 只有 …; `language._LIMITS`) to the end of
+the sentence: "Each extra head adds its own matmul, but since d_k shrinks the total stays the same",
+"每多一个头就多一次矩阵乘法，但每个头更窄，总量不变". Why this scope and not more: a qualifier is by design a
+condition or correction that makes the statement true, and a speaker who sets one against the claim with
+"but …" in the same breath is limiting the claim, not stating it bare; the clause after a plain "and",
+"so" or a comma usually adds a claim of its own, where a qualifier word can be incidental, and a new
+sentence may be about something else, so neither is looked at. A ``!`` exclusion stays clause-local (its
+lists hold generic words, "not", "不", that a later clause uses freely: "X, but that's not the point"
+still states X). So "X, but Y" where Y holds no qualifier of X's myth is flagged. A "but …" clause that
+opens with an "if …" is a condition: only ``!!!`` and ``!!~`` groups look at it, as before the myth ("BN
+works, but only if you mask the padding" is the myth's own conditional form).
+
+**Rejections.** A clause that a rejection takes back states no myth (`language.Clause.rejected`): the
+clauses before a clause that only rejects ("…, which is a myth", "…, which is wrong", "…, and that's not
+true", "说…，这是误解", "…，这是错的", "…，是错的"), back to the nearest clause that opens a contrast or
+follows a colon; the sentence before a sentence that only rejects ("X. That is a myth."); and the
+clauses that carry on a leading rejection ("It is a myth that since b_K cancels, b_Q must cancel too",
+"It is a myth that X has no parameters, so it is less expressive"), up to a colon, a contrast or a
+reason ("…, because …"). "X, and that is why …" rejects nothing. A rejection inside the clause ("X — that
+is wrong", "X是一个误解") was already read by `language.Clause.find`. Key points ignore these marks: a key
+point may be the rejection itself ("按当前位置旋转缓存的 key 会让位置抵消，是一个错误").
+
 What it cannot judge: whether a claim is argued well, paraphrases outside the patterns and synonym sets,
 negations that reach across clauses ("I would never say that softmax, which …"). It is a checklist prompt:
 every tick shows the clause that earned it, so a candidate can see why.
@@ -207,7 +232,10 @@ def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
 ) -> str | None:
     for k, clause in enumerate(cls):
-        if myth and clause.question:
+        # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
+        # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
+        # may be that rejection itself: "按当前位置旋转缓存的 key 会让位置抵消，是一个错误")
+        if myth and (clause.question or clause.rejected):
             continue
         # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("长序列更难，
         # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
@@ -215,10 +243,15 @@ def _first_clause(
         # …", is part of the clause itself). A negated qualifier ("!!~") also holds over a condition after it
         # in its sentence: "… is a bag of words, unless it has a causal mask" / "if it has no causal mask"
         before = [c for c in cls[:k] if c.sentence == clause.sentence] if myth else []
-        later = [c for c in cls[k + 1:] if c.sentence == clause.sentence and c.conditional] if myth else []
-        context = [c for c in before if not c.conditional]
+        after = [c for c in cls[k + 1:] if c.sentence == clause.sentence] if myth else []
+        # ... and over the clauses after it from the first that opens a contrast ("Each extra head adds its
+        # own matmul, but since d_k shrinks the total stays the same"; see the module docstring)
+        turn = next((m for m, c in enumerate(after) if c.limiting), len(after))
+        limits = after[turn:]
+        later = [c for m, c in enumerate(after) if c.conditional or m >= turn]
+        context = [c for c in (*before, *limits) if not c.conditional]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
-        conditions = [c for c in before if c.conditional]
+        conditions = [c for c in (*before, *limits) if c.conditional]
         for src in patterns:
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
