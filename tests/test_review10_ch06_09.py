@@ -324,6 +324,16 @@ NOT_FLAGGED = [
     ("cx-time-space", "只有 n 很大时，n² 项才总是主导。"),
     ("cx-time-space", "Beyond 6 d_model, attention always dominates the block."),
     ("cx-time-space", "Once n passes 6 d_model, the n^2 terms always dominate."),
+    # L5 (fixed by the matcher's rejection clauses): a rejection in the following clause or across a comma
+    ("cx-time-space", "说注意力永远是 Transformer 最贵的部分，这是误解。"),
+    ("cx-time-space", "Attention is always the most expensive part of a Transformer, which is a myth."),
+    ("cx-time-space", "说注意力永远是 Transformer 最贵的部分，这是错的。"),
+    ("bias-k-bias-redundant", "It is a myth that since b_K cancels, b_Q must cancel too by symmetry."),
+    (
+        "dva-variants",
+        "It is a myth that scaled dot-product attention has no parameters, so it is less expressive than general attention.",
+    ),
+    ("bias-k-bias-redundant", "It is wrong to say that since b_K cancels, b_Q must cancel too."),
 ]
 
 FLAGGED = [
@@ -398,18 +408,7 @@ FLAGGED = [
     ("rnn-inference-cost", "Transformers are faster than RNNs in every respect."),
 ]
 
-OPEN = [
-    # L5: a rejection in the following clause or across a comma
-    ("cx-time-space", "说注意力永远是 Transformer 最贵的部分，这是误解。"),
-    ("cx-time-space", "Attention is always the most expensive part of a Transformer, which is a myth."),
-    ("cx-time-space", "说注意力永远是 Transformer 最贵的部分，这是错的。"),
-    ("bias-k-bias-redundant", "It is a myth that since b_K cancels, b_Q must cancel too by symmetry."),
-    (
-        "dva-variants",
-        "It is a myth that scaled dot-product attention has no parameters, so it is less expressive than general attention.",
-    ),
-    ("bias-k-bias-redundant", "It is wrong to say that since b_K cancels, b_Q must cancel too."),
-]
+OPEN: list = []  # the L5 rejections were fixed in the matcher (fxM) and moved to NOT_FLAGGED
 
 test_not_flagged, test_flagged, test_open = checker_tests(
     NOT_FLAGGED,

@@ -141,12 +141,27 @@ class Pattern:
         return [(k, i) for k, c in enumerate(span) for p in group for i, _ in c.find(p)]
 
 
+def _written_stem(unit: str) -> bool:
+    """``unit`` is a pattern word written as the stem of an "-y" word: "onli" (only), "earli" (early)."""
+    return len(unit) > 2 and unit.endswith("i") and phrase_units(unit[:-1] + "y") == (unit,)
+
+
 def _alternatives(raw: str) -> tuple[tuple[str, ...], ...]:
     """The phrases of ``a | b | …``, each analysed like an answer and, where that differs, as written (a
-    pattern word written as a stem, "onli", is the stem "only" reduces to; analysed again it is "on")."""
+    pattern word written as a stem, "onli", is the stem "only" reduces to). Where the two differ only in
+    such stems, the analysed form is dropped: "onli" analysed again is "on", "earli" is "ear", and would
+    match "on its left" or "ear"; a stem whose word the analyser reduces further ("mostli": "mostly" is
+    "most") keeps its analysed form."""
     out: list[tuple[str, ...]] = []
     for a in raw.split("|"):
-        for u in (phrase_units(a.strip()), phrase_units_as_written(a.strip())):
+        analysed, written = phrase_units(a.strip()), phrase_units_as_written(a.strip())
+        if (
+            analysed != written
+            and len(analysed) == len(written)
+            and all(x == y or _written_stem(y) for x, y in zip(analysed, written, strict=True))
+        ):
+            analysed = written
+        for u in (analysed, written):
             if u and u not in out:
                 out.append(u)
     return tuple(out)
