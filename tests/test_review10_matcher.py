@@ -124,7 +124,9 @@ FLAGGED = [
     # A1: "X, but Y" with no qualifier of X's myth in Y; a qualifier word after "and" is not a correction
     ("mh-why-multi-head", "Each extra head adds its own matmul, but the softmax is cheap."),
     ("mh-why-multi-head", "每多一个头就多一次矩阵乘法，但这很快。"),
-    ("scaling-why-not-dk", "The model can rescale its weights, but that takes a few steps."),
+    # "can rescale …, but that takes a few steps" concedes a true point (review 10 ch01-05 spares "can"): the
+    # myth form is "will just rescale"
+    ("scaling-why-not-dk", "The model will just rescale its weights, but that takes a few steps."),
     ("scaling-why-not-dk", "模型会自己调整权重尺度，但这需要几步。"),
     ("tf-params-flops", "Attention is where the compute goes, and long contexts make it worse."),
     ("tf-params-flops", "Attention is where the compute goes, but I may be wrong."),

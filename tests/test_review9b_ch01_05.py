@@ -75,6 +75,10 @@ NOT_FLAGGED = [
         "scaling-why-not-dk",
         "The model can adjust the scale eventually, but it trains slowly from a bad start.",
     ),
+    (
+        "scaling-why-not-dk",
+        "The model can rescale its weights, but the starting scale decides how fast it trains.",
+    ),
     ("qkv-shapes", "In standard self-attention, Q, K and V all have the same shape, n × d_k."),
     ("qkv-shapes", "In self-attention with d_v = d_k, Q, K and V all have the same shape."),
     ("flow-computation", "缩放和加掩码的顺序无所谓，只要都在 softmax 之前。"),
@@ -86,10 +90,6 @@ NOT_FLAGGED = [
         "Each extra head adds its own matmul, but since d_k shrinks the total stays the same.",
     ),
     ("mh-why-multi-head", "每多一个头就多一次矩阵乘法，但每个头更窄，总量不变。"),
-    (
-        "scaling-why-not-dk",
-        "The model can rescale its weights, but the starting scale decides how fast it trains.",
-    ),
 ]
 
 FLAGGED = [

@@ -103,8 +103,10 @@ _EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|co
 _EN_OFTEN = (
     r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
 )
-_EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed", "tempting to think"
-    rf"\b{_EN_HOLDER} (?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
+_EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed", "tempting to think";
+    # not "as you would expect, …" (the speaker's own aside, not someone else's belief)
+    rf"(?<!\bas )\b{_EN_HOLDER} "
+    rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
     rf"{_EN_BELIEF}\b|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
 )
@@ -487,7 +489,8 @@ _EN_VERB = re.compile(
     r"might|would|could|if|when|that|which|who|because|since|but|so)\b|n[’']t\b"
 )
 # 在…中/里/上 by 在
-_ZH_FRONT = re.compile(r"^(?:在|对于|一旦|当|除了|有了|用了|配合)|(?:之后|以后|之前|以前|后|前|时)$")
+# a fronted phrase kept with its clause; "多头的话，…" (a topic) too
+_ZH_FRONT = re.compile(r"^(?:在|对于|一旦|当|除了|有了|用了|配合)|(?:之后|以后|之前|以前|后|前|时|的话)$")
 _ZH_VERB = re.compile(r"是|把|会|要|能|需要|可以|让|使|因为|如果|所以|但")
 _CONTINUES = re.compile(r"^(?:then|and then)\b|^(?:再|然后|接着|随后|之后再)")
 
