@@ -594,8 +594,9 @@ _ZH_REJECTS = re.compile(
 # that …"): it also reaches the clauses after it that carry on its claim ("It is a myth that since b_K
 # cancels, b_Q must cancel too", "…, so it is less expressive"), up to a contrast or a reason of the speaker's
 # own ("…, but …", "…, because …").
-_EN_LEADING_REJECTION = re.compile(
-    r"^(?:[\w'’]+ ){0,4}?"
+_EN_LEADING_REJECTION = re.compile(  # not negated: "it isn't a myth that …" affirms it
+    r"^(?!(?:[\w'’]+ ){0,4}?(?:not|no|never|hardly|nothing)\b)(?!(?:[\w'’]+ ){0,3}?[\w]+n[’']t\b)"
+    r"(?:[\w'’]+ ){0,4}?"
     r"(?:myth|misconception|mistake|wrong|false|incorrect|untrue|fallacy|not true|not the case)"
     r" (?:(?:to )?(?:say|think|believe|assume|claim|suppose|imagine)(?: that)?|that)\b"
 )
