@@ -1,9 +1,8 @@
 """Review round 10 of chapters 01-05 (reviews/2026-12-02/s8-r10-ch01-05.md): M1, M3, M4, M5 at pattern level.
 
 NOT_FLAGGED: the reviewer's correct sentences (M4, M5 a-e). FLAGGED: the registry myths followed by an unrelated
-"but …" clause that the forward scope of generic qualifiers had spared (M1). OPEN: M2 (a negated leading
-rejection, "It isn't a myth that …", still cancels the myth: the unit-level "after a rejection word" rule) and
-the padding myth followed by a counterfactual "but without a mask it would …" (M1, a `!!!` condition read forward).
+"but …" clause that the forward scope of generic qualifiers had spared (M1). M2 (a negated rejection,
+"It isn't a myth that …", cancelled the myth) is fixed in language.py and its rows are in FLAGGED. OPEN: the padding myth followed by a counterfactual "but without a mask it would …" (M1, a `!!!` condition read forward).
 """
 
 from __future__ import annotations
@@ -57,9 +56,22 @@ FLAGGED = [
     ("mask-padding-variable-length", "padding 会稍微改变真实 token 的输出。"),
 ]
 
-OPEN = [
+# M2 (and 10-12 M-3): a negated rejection affirms; the negation and the rejection word cancel (language.py)
+FLAGGED += [
     ("mask-kv-cache", "It isn't a myth that queries are cached too."),
     ("mask-kv-cache", "It is not wrong to say that queries are cached too."),
+    ("mask-kv-cache", "It's no mistake to think that queries are cached too."),
+    ("mask-kv-cache", "Queries are cached too, which is not wrong."),
+    ("mask-kv-cache", "认为 query 也被缓存并不是误解。"),
+]
+NOT_FLAGGED += [
+    ("mask-kv-cache", "It is a myth that queries are cached too."),
+    ("mask-kv-cache", "说 query 也会被缓存，这是误解。"),
+    ("mask-kv-cache", "Queries are not cached, which is not obvious to everyone."),
+    ("mask-kv-cache", "It is not a myth that only keys and values are cached."),
+]
+
+OPEN = [
     (
         "mask-padding-variable-length",
         "Padding changes the outputs of the real tokens a little, but without a mask it would change them a lot.",
@@ -67,14 +79,17 @@ OPEN = [
 ]
 
 
+test_not_flagged, test_flagged, _unused = checker_tests(NOT_FLAGGED, FLAGGED, ())
+
+
 def _flagged_open(card, text):  # OPEN rows here are myths that should be flagged and are not
     return bool(card_map()[card].check(text).stated)
 
 
-test_not_flagged, test_flagged, _unused = checker_tests(NOT_FLAGGED, FLAGGED, ())
 
 
-@pytest.mark.xfail(strict=True, reason="M2 / M1-padding: a myth cancelled by a negated rejection or a forward !!!")
+
+@pytest.mark.xfail(strict=True, reason="M1-padding: a myth cancelled by a forward !!! condition in a counterfactual 'but' clause")
 @pytest.mark.parametrize("card, text", OPEN)
 def test_open_myth_is_flagged(card, text):
     assert _flagged_open(card, text)

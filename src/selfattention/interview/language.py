@@ -454,17 +454,22 @@ class Clause:
         n = len(phrase)
         units = self.units
         hits = []
+        # a negated rejection affirms: "it is not a myth that …", "… which is not wrong", "并不是误解": the
+        # negation and the rejection word cancel (a negation within 3 units before a rejection word)
+        denied = {m for m, u in enumerate(units) if u.post and any(x.neg for x in units[max(0, m - 3):m])}
+        spent = {k for k, u in enumerate(units) if u.neg and any(m in denied for m in range(k + 1, k + 4))}
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
                 negated = (
                     self.framed
                     # a negation reaches the end of its part: "Without the scaling, the softmax saturates"
                     or any(
-                        u.neg for k, u in enumerate(units[:i]) if k not in licensed and u.seg == units[i].seg
+                        u.neg for k, u in enumerate(units[:i])
+                        if k not in licensed and k not in spent and u.seg == units[i].seg
                     )
-                    or any(u.post for u in units[i + n:])
+                    or any(u.post for m, u in enumerate(units[i + n:], i + n) if m not in denied)
                     or any(  # "it is a myth that …", "wrong to say that …"
-                        u.post and _THAT.intersection(x.text for x in units[j + 1:j + 5])
+                        u.post and j not in denied and _THAT.intersection(x.text for x in units[j + 1:j + 5])
                         for j, u in enumerate(units[:i])
                     )
                 )
