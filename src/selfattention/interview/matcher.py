@@ -7,7 +7,8 @@ must all be present in the clause in any order and with any words between them; 
 alternatives in a group; a phrase (``a b``) is a run of units; a group starting with ``!`` must be
 absent from the clause; one starting with ``!!`` is a qualifier, absent from the clause and, in a myth,
 from the clauses before it in its sentence ("for long inputs, …"), unless they are an "if …" that
-belongs to the myth; one starting with ``!!!`` is a condition that makes the statement true, absent from
+belongs to the myth; ``!!>`` is a qualifier that also holds over a correction after it ("…, but only …",
+see below); one starting with ``!!!`` is a condition that makes the statement true, absent from
 those clauses including an "if …" ("If there is no cache, each token re-runs the sequence": ``!!!no cach``).
 One starting with ``!!~`` is a negated qualifier of a myth: it vetoes only where it is negated, in the clause
 or a clause before it in its sentence, an "if …" one included ("without a mask, …", "if there is no mask,
@@ -24,20 +25,27 @@ stated by a clause that matches one of its patterns (its ``!`` groups absent fro
 counterfactual ("if we divided by d_k …", "要是 …") or a question ("… ?", "… 吗？"). A stated myth
 blocks the key points it contradicts (``blocks``, per card).
 
-**Corrections after the myth.** A myth's qualifiers (``!!``, ``!!!``, ``!!~``) also hold over the clauses
-of its sentence from the first one after it that opens with a contrastive or correcting connective (but,
-however, though, yet, whereas, while, except, actually, 但, 但是, 不过, 然而, 而, 可是, 其实 …;
-`language._CONTRAST`) or a limitation (only, just, 只是, 只不过, 只有 …; `language._LIMITS`) to the end of
-the sentence: "Each extra head adds its own matmul, but since d_k shrinks the total stays the same",
-"每多一个头就多一次矩阵乘法，但每个头更窄，总量不变". Why this scope and not more: a qualifier is by design a
-condition or correction that makes the statement true, and a speaker who sets one against the claim with
-"but …" in the same breath is limiting the claim, not stating it bare; the clause after a plain "and",
-"so" or a comma usually adds a claim of its own, where a qualifier word can be incidental, and a new
-sentence may be about something else, so neither is looked at. A ``!`` exclusion stays clause-local (its
-lists hold generic words, "not", "不", that a later clause uses freely: "X, but that's not the point"
-still states X). So "X, but Y" where Y holds no qualifier of X's myth is flagged. A "but …" clause that
-opens with an "if …" is a condition: only ``!!!`` and ``!!~`` groups look at it, as before the myth ("BN
-works, but only if you mask the padding" is the myth's own conditional form).
+**Corrections after the myth.** A myth's forward qualifiers (``!!>``) and its conditions
+(``!!!``, ``!!~``) also hold over the clauses of its sentence from the first one after it
+that opens with a contrastive or correcting connective (but, however, though, yet, whereas,
+while, except, actually, 但, 但是, 不过, 然而, 而, 可是, 其实 …; `language._CONTRAST`) or a limitation
+(only, just, 只是, 只不过, 只有 …; `language._LIMITS`) to the end of the sentence: "Each extra head
+adds its own matmul, but since d_k shrinks the total stays the same",
+"每多一个头就多一次矩阵乘法，但每个头更窄，总量不变". A plain ``!!``
+qualifier does not: it holds over the clause and
+the clauses before it only. Why opt-in: a speaker who sets a correction against the claim
+with "but …" in the same breath is limiting the claim, but a later clause is usually about
+something else, and a qualifier word can be incidental there ("Any Transformer without
+positions is a bag of words, but BERT adds learned positions": ``bert`` qualifies the myth
+before it, not after). Round 10 of the reviews found a myth followed by an unrelated "but …"
+missed in every chapter group (9, 7, 19 and 34 of their probes) while every ``!!`` list held
+forward; so a ``!!>`` group lists only the phrases that state the correction itself ("stay
+the same", "narrower", "only when d_k = d_model / h"), never generic words. The clause after
+a plain "and", "so" or a comma usually adds a claim of its own, and a new sentence may be
+about something else, so neither is looked at. A ``!`` exclusion stays clause-local. So "X,
+but Y" where Y holds no forward qualifier of X's myth is flagged. A "but …" clause that
+opens with an "if …" is a condition: only ``!!!`` and ``!!~`` groups look at it, as before
+the myth ("BN works, but only if you mask the padding" is the myth's own conditional form).
 
 **Rejections.** A clause that a rejection takes back states no myth (`language.Clause.rejected`): the
 clauses before a clause that only rejects ("…, which is a myth", "…, which is wrong", "…, and that's not
@@ -77,6 +85,7 @@ class Pattern:
     qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!a": absent here and from ``context``
     condition: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!!a": also absent from an "if …" before
     neg_qualifier: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!~a": not negated here nor in ``before``
+    forward: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!>a": a qualifier that also holds in ``limits``
     licence_at: tuple[int, ...] = ()  # per licence group: how many concept groups are written before it
 
     def match(self, clause: Clause, polarity: bool = True) -> bool:
@@ -86,7 +95,7 @@ class Pattern:
 
     def match_span(
         self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = (),
-        conditions: Sequence[Clause] = (), before: Sequence[Clause] = (),
+        conditions: Sequence[Clause] = (), before: Sequence[Clause] = (), limits: Sequence[Clause] = (),
     ) -> bool:
         """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
         ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence);
@@ -101,6 +110,9 @@ class Pattern:
                 return False
         for group in self.qualifier:
             if any(c.find(p) for c in (*span, *context) for p in group):
+                return False
+        for group in self.forward:
+            if any(c.find(p) for c in (*span, *context, *limits) for p in group):
                 return False
         for group in self.condition:
             if any(c.find(p) for c in (*span, *context, *conditions) for p in group):
@@ -176,6 +188,7 @@ def parse_pattern(source: str) -> Pattern:
     qualifier: list[tuple[tuple[str, ...], ...]] = []
     condition: list[tuple[tuple[str, ...], ...]] = []
     neg_qualifier: list[tuple[tuple[str, ...], ...]] = []
+    forward: list[tuple[tuple[str, ...], ...]] = []
     licence_at: list[int] = []
     head, sep, rest = source.partition(" of:")
     if sep and head.strip().isdigit():
@@ -191,17 +204,21 @@ def parse_pattern(source: str) -> Pattern:
         return Pattern(source, tuple(concepts.values()), gone, int(head))
     for raw in source.split("+"):
         raw = raw.strip()
-        alts = _alternatives(raw.lstrip("!~"))
+        alts = _alternatives(raw.lstrip("!~>"))
         if alts:
             if raw[:1] == "~":
                 licence_at.append(len(groups))
-            kind = {"!!!": condition, "!!~": neg_qualifier, "!!": qualifier, "!": absent, "~": licence}
+            kind = {
+                "!!!": condition, "!!~": neg_qualifier, "!!>": forward, "!!": qualifier,
+                "!": absent, "~": licence,
+            }
             next((v for k, v in kind.items() if raw.startswith(k)), groups).append(alts)
     if not groups:
         raise ValueError(f"pattern {source!r} has no concept to look for")
     return Pattern(
         source, tuple(groups), tuple(absent), licence=tuple(licence), qualifier=tuple(qualifier),
         licence_at=tuple(licence_at), condition=tuple(condition), neg_qualifier=tuple(neg_qualifier),
+        forward=tuple(forward),
     )
 
 
@@ -264,7 +281,8 @@ def _first_clause(
         turn = next((m for m, c in enumerate(after) if c.limiting), len(after))
         limits = after[turn:]
         later = [c for m, c in enumerate(after) if c.conditional or m >= turn]
-        context = [c for c in (*before, *limits) if not c.conditional]
+        context = [c for c in before if not c.conditional]
+        forward = [c for c in limits if not c.conditional]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
         conditions = [c for c in (*before, *limits) if c.conditional]
         for src in patterns:
@@ -272,7 +290,8 @@ def _first_clause(
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
             if myth and clause.conditional and not _names_condition(src):
                 continue
-            if parse_pattern(src).match_span([clause], polarity, context, conditions, [*before, *later]):
+            pat = parse_pattern(src)
+            if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward):
                 return clause.text
     if myth or WINDOW < 2:
         return None
