@@ -68,15 +68,19 @@ _ZH_NEG_EXCEPT = {
     "不同", "不断", "不少", "不仅", "不但", "不管", "不久", "不过", "不论", "未来", "没错", "不错", "不一定",
     "不妨", "不止", "无论", "未必",
 }
-_ZH_POST = {"错", "错误", "错的", "不对", "误区", "误解", "谬误"}
+_ZH_POST = {"错", "错误", "错的", "不对", "不正确", "不成立", "站不住", "站不住脚", "误区", "误解", "谬误"}
+# "不" + "对" / "正确" / "成立" that ends its clause ("X 是不对的", "X 不成立"), which jieba cuts in two: one
+# rejecting word (_ZH_POST); not "不对 Q 缩放" ("not applied to Q") nor "不对称"
+_ZH_REJECT_TAIL = {"对", "正确", "成立"}
+_ZH_END_PARTICLES = {"的", "了", "啊", "呀", "吧", "哦", "呢"}
 _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若", "除非"}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
     r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because(?! of\b)|since|so(?!-)|therefore|"
     r"thus|hence|otherwise)\b)"
 )
-_ZH_SPLIT = re.compile(  # not after a negation: "并不是因为…" keeps its 不是
-    r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)"
+_ZH_SPLIT = re.compile(  # not after a negation ("并不是因为…" keeps its 不是); "，是因为…" is one clause
+    r"(?<!不)(?<!不是)(?<!并非)(?<!并不是)(?<!^是)(?<!^这是)"
     r"(?=但是|然而|因为|所以|因此|于是|而是|从而|否则|(?<![不])但(?!是))"
 )
 # A myth set up in order to be refuted ("Many think …, but …", "Recomputation seems slower, but …", "看起来…，
@@ -99,7 +103,7 @@ _EN_HOLDER = (
     r"engineers|practitioners|researchers|students|readers|beginners|textbooks|tutorials|blogs|sources|"
     r"interviewers|folks))"
 )
-_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude)s?"
+_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude|call)s?"
 _EN_OFTEN = (
     r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
 )
@@ -109,15 +113,21 @@ _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed
     rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
     rf"{_EN_BELIEF}\b|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
+    # "is often called …" (not a plain name: "the first tokens are called attention sinks")
+    rf"|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )+called\b"
 )
 _ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
     r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
     r"(?:都|常常|往往|通常|经常|会|总)*(?:认为|以为|觉得|说|声称)"
     r"|(?<!我们)(?<!咱们)(?<!我)(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)"
     r"|被(?:误)?认为|被误以为|误以为|误认为"
+    # "有人把 X 叫作 Y", "X 常被当成 Y" (not a plain name: "这些 token 被称为 attention sink")
+    r"|(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)(?:都|常常|往往|通常|经常|会|总)*"
+    r"把[^，。,；;]{0,40}?(?:叫作|叫做|称为|称作|当成|看成|当作|说成)"
+    r"|(?:常|常常|经常|往往|有时|有时候|通常|总)(?:会)?被(?:称为|称作|叫作|叫做|当成|看成|当作|说成)"
 )
 _OTHERS = re.compile(
-    rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
+    rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|called|mistaken|viewed|regarded|taught|portrayed|misread|"
     r"misunderstood)\b"
     r"|\b(?:common|popular|widespread|frequent|typical|naive|usual|classic|widely held|commonly held) "
     r"(?:mistake|misconception|misunderstanding|belief|view|intuition|assumption|claim|myth|misreading|"
@@ -256,7 +266,10 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
     toks = [m.group() for m in _TOKEN.finditer(canonical(text))]
     for j, tok in enumerate(toks):
         if _CJK_RE.match(tok):
-            for word in _segmenter().lcut(tok, HMM=False):
+            words = _segmenter().lcut(tok, HMM=False)
+            if j == len(toks) - 1:
+                words = _join_reject_tail(words)
+            for word in words:
                 neg = word in _ZH_NEG or (word.startswith(_ZH_NEG_PREFIX) and word not in _ZH_NEG_EXCEPT)
                 for k, ch in enumerate(word):
                     out.append(Unit(
@@ -275,6 +288,17 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
                 cond=tok in _EN_COND and not _speakers_hedge(toks, j), word=tok,
             ))
     return out
+
+
+def _join_reject_tail(words: list[str]) -> list[str]:
+    """``words`` (the last Chinese run of a clause) with a clause-final "不" + "对" / "正确" / "成立" (only
+    particles after it) joined into one rejecting word ("是不对的", "不成立")."""
+    for m in range(len(words) - 1):
+        if words[m] == "不" and words[m + 1] in _ZH_REJECT_TAIL and all(
+            w in _ZH_END_PARTICLES for w in words[m + 2:]
+        ):
+            return [*words[:m], "不" + words[m + 1], *words[m + 2:]]
+    return words
 
 
 _HEDGE_SUBJECT = {"i", "we"}
@@ -447,16 +471,25 @@ class Clause:
         claim before it (a myth's qualifiers hold in it; see matcher)."""
         return self.contrastive or bool(_LIMITS.match(canonical(self.text).strip()))
 
+    def denied(self) -> set[int]:
+        """Indices of the rejection words a negation cancels: a negated rejection affirms ("it is not a
+        myth that …", "… which is not wrong", "并不是误解"; a negation within 3 units before the word)."""
+        units = self.units
+        # the "not" of "X — not true" rejects on its own ("… can never explode — not true")
+        return {
+            m for m, u in enumerate(units)
+            if u.post and u.text != "not" and any(x.neg for x in units[max(0, m - 3):m])
+        }
+
     def find(self, phrase: tuple[str, ...], licensed: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
         """Start index of each occurrence of ``phrase`` and whether it is affirmed (not negated/rejected).
         ``licensed``: indices of negation units that belong to the claim itself (a pattern's ``~`` group,
-        "without positions …") and so negate nothing after them."""
+        "without positions …") and so negate nothing after them, or of a rejection word that does ("a plain
+        average is wrong": ``~wrong``) and so takes nothing back."""
         n = len(phrase)
         units = self.units
         hits = []
-        # a negated rejection affirms: "it is not a myth that …", "… which is not wrong", "并不是误解": the
-        # negation and the rejection word cancel (a negation within 3 units before a rejection word)
-        denied = {m for m, u in enumerate(units) if u.post and any(x.neg for x in units[max(0, m - 3):m])}
+        denied = self.denied()
         spent = {k for k, u in enumerate(units) if u.neg and any(m in denied for m in range(k + 1, k + 4))}
         for i in range(len(units) - n + 1):
             if tuple(u.text for u in units[i:i + n]) == phrase:
@@ -467,9 +500,14 @@ class Clause:
                         u.neg for k, u in enumerate(units[:i])
                         if k not in licensed and k not in spent and u.seg == units[i].seg
                     )
-                    or any(u.post for m, u in enumerate(units[i + n:], i + n) if m not in denied)
+                    # a licensed rejection is the claim's own ("a plain average is wrong": ``~wrong``)
+                    or any(
+                        u.post for m, u in enumerate(units[i + n:], i + n)
+                        if m not in denied and m not in licensed
+                    )
                     or any(  # "it is a myth that …", "wrong to say that …"
-                        u.post and j not in denied and _THAT.intersection(x.text for x in units[j + 1:j + 5])
+                        u.post and j not in denied and j not in licensed
+                        and _THAT.intersection(x.text for x in units[j + 1:j + 5])
                         for j, u in enumerate(units[:i])
                     )
                 )
@@ -606,6 +644,8 @@ _EN_LEADING_REJECTION = re.compile(  # not negated: "it isn't a myth that …" a
     r" (?:(?:to )?(?:say|think|believe|assume|claim|suppose|imagine)(?: that)?|that)\b"
 )
 _OWN_REASON = re.compile(r"^(?:because|since|as|given that)\b|^(?:因为|由于)")
+# a reason right after a claim ("…, because …", "…，是因为 …"): a myth's qualifiers hold in it (see matcher)
+_REASON = re.compile(r"^(?:because|since|given that)\b|^(?:因为|由于|是因为|这是因为)")
 # the connectives that open a contrast or a correction: a myth's qualifiers ("!!") also hold in the clauses
 # of its sentence from the first one that opens with them ("X, but Y" where Y limits X; see matcher)
 _CONTRAST = re.compile(
@@ -679,11 +719,19 @@ def clauses(text: str) -> list[Clause]:
         )
         for k, part in enumerate(parts):
             units = units_of(part, correct=True)
+            dash = _DASH_REJECTS.search(canonical(part))
+            if units and dash and len(units) > 2:
+                units[-len(re.findall(r"[a-z]+", dash.group()))].post = True
             if units:
                 out.append(Clause(part, units, s, asks, framed and k < fix, mark=split[k][1]))
                 sentences[-1].append(out[-1])
     _rejections(sentences)
     return out
+
+
+# "X — not true", "X - not correct": the dash sets a rejection after the claim in its clause (its "not"
+# rejects what came before, as "wrong" does; "wrong" / "false" after a dash already do)
+_DASH_REJECTS = re.compile(r"(?:—|–|\s-)\s*not (?:true|correct|right|so)(?: at all)?\s*[.!]?\s*$")
 
 
 _MYTH_END = {"en": re.compile(r"(?<=[.?!])\s+"), "zh": re.compile(r"(?<=[。？！])")}

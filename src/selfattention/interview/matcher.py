@@ -46,6 +46,8 @@ about something else, so neither is looked at. A ``!`` exclusion stays clause-lo
 but Y" where Y holds no forward qualifier of X's myth is flagged. A "but …" clause that
 opens with an "if …" is a condition: only ``!!!`` and ``!!~`` groups look at it, as before
 the myth ("BN works, but only if you mask the padding" is the myth's own conditional form).
+Forward qualifiers also hold in a reason clause right after the myth ("PagedAttention is
+faster because more sequences fit", "…，是因为…").
 
 **Rejections.** A clause that a rejection takes back states no myth (`language.Clause.rejected`): the
 clauses before a clause that only rejects ("…, which is a myth", "…, which is wrong", "…, and that's not
@@ -68,7 +70,17 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .language import _EN_COND, _ZH_COND, Clause, clauses, has_cjk, phrase_units, phrase_units_as_written
+from .language import (
+    _EN_COND,
+    _REASON,
+    _ZH_COND,
+    Clause,
+    canonical,
+    clauses,
+    has_cjk,
+    phrase_units,
+    phrase_units_as_written,
+)
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
 
@@ -128,10 +140,14 @@ class Pattern:
             at = self.licence_at[m] if m < len(self.licence_at) else 0
             before = self._positions(span, self.groups[at - 1]) if at else None
             after = self._positions(span, self.groups[at]) if at < len(self.groups) else None
+            # a licensed rejection word must itself stand: "a plain average is not wrong" is no "~wrong"
             hits = sorted(
                 (k, i, len(p)) for k, c in enumerate(span) for p in group for i, _ in c.find(p)
                 if (before is None or any(x < (k, i) for x in before))
                 and (after is None or any(x >= (k, i + len(p)) for x in after))
+                and not (
+                    c.units[i].post and (i in c.denied() or any(u.neg for u in c.units[max(0, i - 3):i]))
+                )
             )
             if not hits:
                 return False
@@ -281,8 +297,13 @@ def _first_clause(
         turn = next((m for m, c in enumerate(after) if c.limiting), len(after))
         limits = after[turn:]
         later = [c for m, c in enumerate(after) if c.conditional or m >= turn]
+        # ... and over a reason given right after it ("PagedAttention is faster because more sequences fit",
+        # "…，是因为能放下更多序列"): a forward qualifier there is the condition the claim is stated under
+        reason = [
+            c for c in after[:1] if _REASON.match(canonical(c.text).strip())
+        ]
         context = [c for c in before if not c.conditional]
-        forward = [c for c in limits if not c.conditional]
+        forward = [c for c in (*reason, *limits) if not c.conditional]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
         conditions = [c for c in (*before, *limits) if c.conditional]
         for src in patterns:
