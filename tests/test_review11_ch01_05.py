@@ -181,7 +181,145 @@ _true(
 _ticks("mask-fully-masked-row", 4, "A large finite negative value avoids NaN but gives a uniform average over forbidden keys.")
 
 # ---------------------------------------------------------------- M7
-# (filled below)
+def _wrong(card: str, kps: list[int], *texts: str) -> None:
+    """False statements (no myth need fire): none of ``kps`` covered."""
+    for t in texts:
+        NOT_COVERED.extend((card, t, k) for k in kps)
+
+
+# new or newly attached myths
+_false("flow-computation", [3], "The mask sets forbidden weights to zero after the softmax.")
+_ticks("flow-computation", 3, "A mask, if any, sets forbidden scores to minus infinity before the softmax.", "Masked scores become -inf before the softmax.", "如有掩码，在 softmax 之前把不允许的位置设为负无穷。")
+_false("flow-attention-sink", [3], "Evicting the sink tokens from the cache is harmless.", "从滑动窗口 KV cache 里丢掉 sink token 不会有影响。", "Dropping the first tokens from the cache does not matter.")
+_true(
+    "flow-attention-sink",
+    "Evicting the sink tokens from the cache is not harmless: generation breaks.", "Evicting sink tokens from a sliding-window KV cache breaks streaming generation.",
+    "丢掉 sink token 会让流式生成崩溃。", "Keeping the sink tokens in the cache is cheap and harmless.", "丢掉 sink token 不是没有影响的。",
+)
+_ticks(
+    "flow-attention-sink", 3, "Evicting sink tokens from a sliding-window KV cache breaks streaming generation; keeping them fixes it.",
+    "Evicting the sink tokens from a sliding-window cache breaks streaming generation.", "从滑动窗口 KV cache 里丢掉 sink token 会破坏流式生成，保留它们即可修复。",
+)
+_false("flow-pre-post-ln", [4], "Most modern LLMs use post-LN.", "现代大多数大模型用的是 post-LN。")
+_true(
+    "flow-pre-post-ln",
+    "Most modern LLMs use pre-LN rather than post-LN.", "Most modern LLMs use pre-LN, often with RMSNorm.", "现代大模型大多用 pre-LN，而不是 post-LN。",
+    "The original Transformer used post-LN.", "Post-LN needs a careful warm-up, so modern models moved to pre-LN.",
+)
+_ticks("flow-pre-post-ln", 4, "Most modern LLMs use pre-LN, often with RMSNorm.", "现代 LLM 大多用 pre-LN，常配合 RMSNorm。", "Modern LLMs mostly use pre-LN with RMSNorm.")
+_false(
+    "flow-what-is-transformer", [3],
+    "Attention alone already knows the order of the tokens, so no positions are needed.", "注意力本身就感知顺序，不需要位置信息。",
+    "Attention by itself captures the order of the sequence.",
+)
+_true(
+    "flow-what-is-transformer",
+    "Attention alone does not know the order of the tokens.", "注意力本身不感知顺序，所以要加位置信息。", "Attention by itself ignores order.",
+    "Without positions, attention cannot know the order.", "Attention itself is permutation-equivariant, so it does not know the order.",
+)
+_ticks(
+    "flow-what-is-transformer", 3,
+    "Positional information is added (or, with RoPE, applied to queries and keys) because attention alone (without a causal mask) ignores order.",
+    "Attention alone ignores the order of the tokens, so positions are added.", "注意力本身不感知顺序，所以要加入位置信息。",
+)
+_false(
+    "mask-cross-attention", [3],
+    "Cross-attention keys and values must be recomputed at every step.", "交叉注意力的 key 和 value 每一步都要重新计算。",
+)
+_true(
+    "mask-cross-attention",
+    "Cross-attention keys and values need not be recomputed at every step.", "Self-attention computes a new key and value at every step; cross-attention does not.",
+    "交叉注意力的 key 和 value 不用每一步重新计算。", "Only the new token's self-attention keys are computed at each step.",
+    "Nothing in cross-attention is recomputed at each step except the query.",
+)
+_ticks(
+    "mask-cross-attention", 3,
+    "The encoder output is fixed, so cross-attention keys and values are computed once and cached for all steps.",
+    "Cross-attention keys and values are computed once from the fixed encoder output and cached.", "编码器输出固定，交叉注意力的 K、V 只算一次，所有步骤共用缓存。",
+)
+_false("scaling-why-sqrt-dk", [3], "A saturated softmax has large gradients.", "饱和的 softmax 梯度很大。")
+_true(
+    "scaling-why-sqrt-dk",
+    "A saturated softmax has near-zero gradients, so training stalls.", "饱和的 softmax 梯度接近零，训练停滞。",
+    "Large logits push the softmax towards a one-hot distribution whose gradients almost vanish.",
+    "Large logits give a near one-hot softmax with tiny gradients.", "饱和的 softmax 梯度很小。",
+)
+_ticks("scaling-why-sqrt-dk", 3, "A saturated softmax has near-zero gradients, so training stalls.", "饱和的 softmax 梯度接近 0，训练停滞。", "Once the softmax saturates its gradients are near zero and training stalls.")
+_false("scaling-softmax-gradient", [1], "For a nearly one-hot p the Jacobian entries are large.", "p 接近 one-hot 时雅可比矩阵的元素很大。")
+_true(
+    "scaling-softmax-gradient",
+    "For a nearly one-hot p every entry of the Jacobian is close to zero.", "For a one-hot p the Jacobian entries are small.",
+    "p 接近 one-hot 时雅可比的每个元素都接近 0。", "A saturated softmax has a Jacobian near zero.", "The Jacobian entries are large only for a flat p, not a one-hot one.",
+)
+_ticks("scaling-softmax-gradient", 1, "For a nearly one-hot p every entry of the Jacobian is close to zero.", "For a near one-hot p all Jacobian entries are close to zero.")
+_false(
+    "scaling-soft-capping", [2],
+    "Dividing by √d_k bounds the logits throughout training, while the cap only acts at initialisation.",
+)
+_ticks(
+    "scaling-soft-capping", 2, "Dividing by √d_k fixes the scale at initialisation, while the cap bounds the logits throughout training.",
+    "除以 √d_k 只在初始化时固定尺度，soft-cap 在整个训练中限制 logit。", "The cap bounds the logits throughout training; √d_k only fixes the scale at initialisation.",
+)
+_false("mask-kv-cache", [0, 1], "The new token recomputes the keys and values of all past tokens.", "每一步新 token 都要重新计算所有过去 token 的 key 和 value。")
+_true(
+    "mask-kv-cache",
+    "Without a KV cache, the new token recomputes the keys and values of all past tokens.", "The new token does not recompute the keys and values of past tokens.",
+    "新 token 不用重新计算过去 token 的 key 和 value。", "The new token computes only its own keys and values.",
+    "没有缓存时，新 token 要重新计算所有过去 token 的 key 和 value。",
+)
+_ticks("mask-kv-cache", 0, "Under a causal mask the keys and values of past tokens never change.", "因果掩码下过去 token 的 key 和 value 不会改变。")
+_ticks("mask-kv-cache", 1, "Each layer caches past keys and values; the new token computes only its own q, k, v and appends k and v.")
+_false("mask-kv-alignment", [1], "New query i may see key j iff j <= i.")
+_true(
+    "mask-kv-alignment",
+    "New query i may see key j iff j <= i + p.", "New query i is at absolute position p + i and may see key j iff j <= i + p.",
+    "With a top-left mask, new query i would see key j iff j <= i, which is the bug.", "In training, query i may see key j iff j <= i.",
+    "新 query i 在绝对位置 p + i，只能看 j <= i + p 的 key。",
+)
+_ticks("mask-kv-alignment", 1, "New query i is at absolute position p + i and may see key j iff j <= i + p.", "New query i sits at absolute position p + i.")
+_false("qkv-attention-vs-fc", [2], "注意力的权重是固定参数，对每个输入都一样。", "Attention weights are fixed parameters learned once.")
+_true(
+    "qkv-attention-vs-fc",
+    "A fully connected layer's weights are fixed parameters.", "注意力的权重不是固定参数，而是由输入计算出来的。", "Attention weights are not fixed parameters; they are computed from the input.",
+    "全连接层的权重是固定参数。", "The projections W_Q, W_K, W_V are fixed parameters after training, but the attention weights are not.",
+)
+_ticks("qkv-attention-vs-fc", 2, "Attention computes its weights from the input on every call, so they follow the content.", "注意力每次都根据输入计算权重，权重随内容变化。")
+
+# exclusions in the contradicted key point's claims
+_wrong("flow-stable-softmax", [3], "A fully masked row is fine and gives a uniform distribution.", "全被屏蔽的行没问题，会得到均匀分布。")
+_ticks("flow-stable-softmax", 3, "A fully masked row has max minus infinity and gives NaN without special handling.", "A fully masked row gives NaN unless handled specially.", "整行都被屏蔽时最大值是负无穷，不特殊处理会得到 NaN。")
+_wrong("flow-why-softmax", [0], "The weights can be negative and need not sum to 1.", "权重可以为负，也不必和为 1。")
+_ticks("flow-why-softmax", 0, "The weights are non-negative and sum to 1, so the output is a weighted average.", "权重非负且和为 1，输出是加权平均。", "Softmax weights are positive and sum to one.")
+_wrong("qkv-shared-qk", [0], "With W_Q = W_K the score matrix is asymmetric and can encode direction.", "W_Q = W_K 时分数矩阵不对称，可以表达方向。")
+_ticks("qkv-shared-qk", 0, "With W_Q = W_K the score matrix is symmetric, so scores cannot encode direction.", "Sharing W_Q and W_K makes the score matrix symmetric.", "W_Q = W_K 时分数矩阵是对称的，无法表达方向。")
+_wrong("scaling-why-sqrt-dk", [1], "The standard deviation grows like d_k.", "The standard deviation grows linearly in d_k.")
+_ticks("scaling-why-sqrt-dk", 1, "The standard deviation grows like sqrt(d_k), so scores get large for wide heads.", "The standard deviation grows like √d_k.", "For wide heads the standard deviation of the scores gets large.")
+_wrong("scaling-why-sqrt-dk", [2], "Large logits make the softmax more uniform.", "logit 很大时 softmax 变得更均匀。")
+_ticks("scaling-why-sqrt-dk", 2, "Large logits saturate the softmax into a near one-hot distribution.", "Large logits make the softmax nearly one-hot.", "logit 很大时 softmax 饱和，接近 one-hot。")
+_wrong("scaling-why-not-dk", [2], "Dividing by d_k gives a standard deviation of 1 and sharp attention.")
+_ticks(
+    "scaling-why-not-dk", 2,
+    "For independent q and k, dividing by d_k overcorrects to a standard deviation of 1/sqrt(d_k), giving near-uniform attention and weak gradients.",
+    "Dividing by d_k overcorrects: the attention becomes nearly uniform and the gradients weak.",
+)
+_wrong("scaling-learnable-temperature", [4], "With QK-norm no temperature is needed.", "用了 QK-norm 就不需要温度了。")
+_ticks(
+    "scaling-learnable-temperature", 4,
+    "It is necessary when q and k are normalised (QK-norm, cosine attention) because bounded logits need a scale.",
+    "With QK-norm a learnable temperature is necessary, because the logits are bounded.", "QK-norm 之后 logit 有界，必须有温度来放大尺度。",
+)
+_wrong("mh-mqa-gqa", [1], "MQA shares one query head among all key heads.")
+_ticks("mh-mqa-gqa", 1, "MQA shares one key head and one value head among all query heads, shrinking the cache by a factor h.", "In MQA all query heads share a single key head and value head.", "MQA 让所有 query 头共享一个 key 头和一个 value 头。")
+_wrong("mh-mqa-gqa", [2], "g = 1 is MHA and g = h is MQA.")
+_ticks("mh-mqa-gqa", 2, "GQA uses g key-value heads, each shared by h/g query heads; g = h is MHA and g = 1 is MQA.", "g = h is MHA and g = 1 is MQA.", "g = 1 就是 MQA，g = h 就是 MHA。")
+_wrong("mask-cross-attention", [0], "Queries come from the encoder output and keys from the decoder.")
+_ticks("mask-cross-attention", 0, "Queries come from the decoder states; keys and values are projections of the encoder output.", "The queries come from the decoder, the keys and values from the encoder output.", "Q 来自解码器，K、V 来自编码器输出。")
+_wrong("mask-torch-mha-masks", [4], "A key is hidden only if both masks hide it.")
+_ticks("mask-torch-mha-masks", 4, "Both become additive masks and are added, so a key is hidden if either mask hides it.", "A key is hidden if either mask hides it.")
+_wrong("mask-target-attention", [0], "The user's behaviours are the queries and the candidate item is the key.")
+_ticks("mask-target-attention", 0, "The candidate item is the single query and the user's behaviours are the keys and values.", "The candidate item is the query; the behaviours are keys and values.", "候选物品是唯一的 query，用户行为是 key 和 value。")
+_wrong("mask-cross-attention-multimodal", [3], "The tanh gates start at 1.", "tanh 门初始为 1。")
+_ticks("mask-cross-attention-multimodal", 3, "The tanh gates start at 0, so at initialisation the model equals the frozen language model.", "The tanh gates are initialised at zero.", "tanh 门初始为 0，所以初始化时模型等于冻结的语言模型。")
 
 test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, (), reason="none open")
 
