@@ -113,7 +113,8 @@ class Pattern:
         ``context``: further clauses where a ``qualifier`` group must not be either (a myth's sentence);
         ``conditions``: its "if …" clauses, where a ``condition`` group must not be either;
         ``before``: the clauses before it in its sentence, "if …" ones included, where a ``neg_qualifier``
-        group must not be negated either."""
+        group must not be negated either; ``limits``: the clauses after it from the first "but/only …" one
+        (and a reason right after it), where a ``forward`` or ``condition`` group must not be either."""
         # a "!" exclusion is clause-local, and a fronted phrase kept with its clause is part of it: "In each
         # layer, a token only attends to w neighbours", "With ZeRO-3, data parallelism saves memory" are
         # spared by their exclusions as when written without the comma
@@ -127,7 +128,7 @@ class Pattern:
             if any(c.find(p) for c in (*span, *context, *limits) for p in group):
                 return False
         for group in self.condition:
-            if any(c.find(p) for c in (*span, *context, *conditions) for p in group):
+            if any(c.find(p) for c in (*span, *context, *conditions, *limits) for p in group):
                 return False
         for group in self.neg_qualifier:
             if any(not ok for c in (*span, *before) for p in group for _, ok in c.find(p)):
@@ -303,7 +304,8 @@ def _first_clause(
             c for c in after[:1] if _REASON.match(canonical(c.text).strip())
         ]
         context = [c for c in before if not c.conditional]
-        forward = [c for c in (*reason, *limits) if not c.conditional]
+        # a forward qualifier is read in a "but only if …" clause too ("…, but only if d_k = d_model / h")
+        forward = [*reason, *limits]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
         conditions = [c for c in (*before, *limits) if c.conditional]
         for src in patterns:
