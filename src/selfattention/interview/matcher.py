@@ -67,10 +67,12 @@ every tick shows the clause that earned it, so a candidate can see why.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .language import (
+    _CONTRAST,
     _EN_COND,
     _REASON,
     _ZH_COND,
@@ -114,7 +116,7 @@ class Pattern:
         ``conditions``: its "if …" clauses, where a ``condition`` group must not be either;
         ``before``: the clauses before it in its sentence, "if …" ones included, where a ``neg_qualifier``
         group must not be negated either; ``limits``: the clauses after it from the first "but/only …" one
-        (and a reason right after it), where a ``forward`` or ``condition`` group must not be either."""
+        (and a reason right after it), where a ``forward`` group must not be either."""
         # a "!" exclusion is clause-local, and a fronted phrase kept with its clause is part of it: "In each
         # layer, a token only attends to w neighbours", "With ZeRO-3, data parallelism saves memory" are
         # spared by their exclusions as when written without the comma
@@ -128,7 +130,7 @@ class Pattern:
             if any(c.find(p) for c in (*span, *context, *limits) for p in group):
                 return False
         for group in self.condition:
-            if any(c.find(p) for c in (*span, *context, *conditions, *limits) for p in group):
+            if any(c.find(p) for c in (*span, *context, *conditions) for p in group):
                 return False
         for group in self.neg_qualifier:
             if any(not ok for c in (*span, *before) for p in group for _, ok in c.find(p)):
@@ -307,7 +309,9 @@ def _first_clause(
         # a forward qualifier is read in a "but only if …" clause too ("…, but only if d_k = d_model / h")
         forward = [*reason, *limits]
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
-        conditions = [c for c in (*before, *limits) if c.conditional]
+        # and over a limitation after it that is not an "if …" ("…, but only without a KV cache"), not over
+        # a plain contrast ("…, but the model is large": a condition word there is incidental)
+        conditions = [c for c in (*before, *limits) if c.conditional or (c in limits and _only(c))]
         for src in patterns:
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
@@ -330,6 +334,14 @@ def _first_clause(
 
 
 WINDOW = 2
+
+_ONLY = re.compile(r"^(?:only|just|unless|except)\b|^(?:只|仅|除非)")
+
+
+def _only(clause: Clause) -> bool:
+    """The clause states a limitation: "only …", "but only …", "只在…", "但只有…", "unless …"."""
+    low = canonical(clause.text).strip()
+    return bool(_ONLY.match(_CONTRAST.sub("", low, count=1).strip(" ,，")))
 
 
 @functools.lru_cache(maxsize=4096)
