@@ -103,7 +103,7 @@ _EN_HOLDER = (
     r"engineers|practitioners|researchers|students|readers|beginners|textbooks|tutorials|blogs|sources|"
     r"interviewers|folks))"
 )
-_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude|call)s?"
+_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude)s?"
 _EN_OFTEN = (
     r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
 )
@@ -113,21 +113,45 @@ _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed
     rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
     rf"{_EN_BELIEF}\b|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
-    # "is often called …" (not a plain name: "the first tokens are called attention sinks")
-    rf"|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )+called\b"
 )
 _ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
     r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
     r"(?:都|常常|往往|通常|经常|会|总)*(?:认为|以为|觉得|说|声称)"
     r"|(?<!我们)(?<!咱们)(?<!我)(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)"
     r"|被(?:误)?认为|被误以为|误以为|误认为"
-    # "有人把 X 叫作 Y", "X 常被当成 Y" (not a plain name: "这些 token 被称为 attention sink")
+)
+# What others call it: "people call X Y", "X is often called Y", "有人把 X 叫作 Y", "X 常被当成 Y" (not a
+# plain name: "the first tokens are called attention sinks", "这些 token 被称为 attention sink"). A name is
+# no belief: it frames its sentence only when a correction follows ("People call the KV cache an
+# approximation, but it is exact"), never as an aside that names a term ("…, in what people call the KV
+# cache", "The KV cache, as it is often called, is …", "…, which people call the finite-mask trick, …"), and
+# an endorsement after it is the speaker's own claim ("People call FlashAttention an approximation, and
+# rightly so", "有人把 X 叫作 Y，这没错").
+_CALLS = re.compile(
+    rf"(?<!\bwhat )(?<!\bwhich )(?<!\bthat )(?<!\bas )\b{_EN_HOLDER} "
+    rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*calls?\b"
+    rf"|(?<!\bwhat )(?<!\bwhich )(?<!\bthat )(?<!\bas it )(?<!\bas they )(?<!\bas this )"
+    rf"\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )+called\b"
     r"|(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)(?:都|常常|往往|通常|经常|会|总)*"
     r"把[^，。,；;]{0,40}?(?:叫作|叫做|称为|称作|当成|看成|当作|说成)"
-    r"|(?:常|常常|经常|往往|有时|有时候|通常|总)(?:会)?被(?:称为|称作|叫作|叫做|当成|看成|当作|说成)"
+    r"|(?<!所)(?:常|常常|经常|往往|有时|有时候|通常|总)(?:会)?被(?:称为|称作|叫作|叫做|当成|看成|当作|说成)"
+)
+# ... a frame that only names a pronoun ("people call it the KV cache", "有人把它叫作 KV cache") and one the
+# speaker then endorses ("…, and rightly so", "…, and they are right", "…, and it is one", "…，这没错") frame
+# their sentence only before a correction
+_CALL_NAMES = re.compile(
+    r"\bcalls? (?:it|this|that|them|these|those)\b|\b(?:it|this|that|they|these|those) (?:is|are) "
+    rf"(?:{_EN_OFTEN} )+called\b|把(?:它|它们|这|这个|这种|这些|那|那个|其)(?:叫作|叫做|称为|称作)"
+)
+_ENDORSE = re.compile(
+    r"\b(?:rightly|correctly|justly|accurately|for good reason|with good reason|i agree|agreed)\b"
+    r"|\b(?:they|people|that|this|which|it)(?: is| are|'s|'re)? "
+    r"(?:(?:quite|absolutely|entirely|completely) )?"
+    r"(?:right|correct|true|accurate|fair)\b|\band (?:it|they) (?:is|are) (?:one|ones)\b"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|不假|有道理"
 )
 _OTHERS = re.compile(
-    rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|called|mistaken|viewed|regarded|taught|portrayed|misread|"
+    rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
     r"misunderstood)\b"
     r"|\b(?:common|popular|widespread|frequent|typical|naive|usual|classic|widely held|commonly held) "
     r"(?:mistake|misconception|misunderstanding|belief|view|intuition|assumption|claim|myth|misreading|"
@@ -714,7 +738,10 @@ def clauses(text: str) -> list[Clause]:
         low = [canonical(p) for p in parts]
         fix = next((k for k, p in enumerate(low) if k and _CORRECTION.match(p)), len(parts))
         setup = " ".join(low[:fix])
-        framed = bool(_OTHERS_SAY.search(setup)) or (
+        calls = bool(_CALLS.search(setup)) and (
+            fix < len(parts) or not (_CALL_NAMES.search(setup) or any(_ENDORSE.search(p) for p in low[1:fix]))
+        )
+        framed = bool(_OTHERS_SAY.search(setup)) or calls or (
             bool(_FRAME.search(setup)) and (fix < len(parts) or bool(_OTHERS.search(setup)))
         )
         for k, part in enumerate(parts):
