@@ -6,8 +6,9 @@ A review test lists sentences per card, each a (card id, sentence) pair:
 - FLAGGED: myth forms near a fix that must still be caught;
 - OPEN: correct sentences still flagged for a known reason (strict xfail, so fixing one shows up as XPASS).
 
-`checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason=...)` returns the three parametrised test functions; a
-test module binds them to names that start with ``test_``:
+`checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason=...)` returns the three parametrised test functions, and
+`keypoint_tests(NOT_TICKING, TICKING)` two over (card, key point, sentence) rows; a test module binds them to
+names that start with ``test_``:
 
     test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason="...")
 """
@@ -56,3 +57,23 @@ def checker_tests(not_flagged, flagged=(), open_=(), reason: str = "known false 
         test_myth_is_flagged,
         test_open_correct_statement_is_not_flagged,
     )
+
+
+def keypoint_tests(not_ticking, ticking, clean: bool = False):
+    """Two parametrised tests over (card id, key point index, sentence) rows: a false statement (a key point
+    typed the wrong way round) must not tick that point; a correct one must still tick it (``clean``: and
+    state no myth)."""
+
+    @pytest.mark.parametrize("card, point, text", list(not_ticking))
+    def test_false_statement_does_not_tick_its_point(card, point, text):
+        result = card_map()[card].check(text)
+        assert point not in result.covered, f"{text!r} ticks key point {point} ({result.hits.get(point)!r})"
+
+    @pytest.mark.parametrize("card, point, text", list(ticking))
+    def test_correct_statement_still_ticks_its_point(card, point, text):
+        result = card_map()[card].check(text)
+        stated = list(result.stated.values())
+        assert point in result.covered, f"{text!r} misses key point {point} (stated {stated})"
+        assert not (clean and stated), f"{text!r} states {stated}"
+
+    return test_false_statement_does_not_tick_its_point, test_correct_statement_still_ticks_its_point

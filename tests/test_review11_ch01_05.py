@@ -12,8 +12,7 @@ correct statements (key-point text, paraphrases) that must still tick.
 
 from __future__ import annotations
 
-import pytest
-from checker_support import card_map, checker_tests
+from checker_support import checker_tests, keypoint_tests
 
 FLAGGED: list[tuple[str, str]] = []
 NOT_FLAGGED: list[tuple[str, str]] = []
@@ -324,13 +323,6 @@ _ticks("mask-cross-attention-multimodal", 3, "The tanh gates start at 0, so at i
 test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, (), reason="none open")
 
 
-@pytest.mark.parametrize("card, text, kp", NOT_COVERED)
-def test_false_statement_earns_no_key_point(card, text, kp):
-    result = card_map()[card].check(text)
-    assert kp not in result.covered, f"{text!r} earns key point {kp} ({result.hits.get(kp)!r})"
-
-
-@pytest.mark.parametrize("card, text, kp", COVERED)
-def test_correct_statement_still_ticks(card, text, kp):
-    result = card_map()[card].check(text)
-    assert kp in result.covered, f"{text!r} misses key point {kp} (stated {list(result.stated.values())})"
+test_false_statement_earns_no_key_point, test_correct_statement_still_ticks = keypoint_tests(
+    [(c, k, t) for c, t, k in NOT_COVERED], [(c, k, t) for c, t, k in COVERED]
+)

@@ -13,8 +13,7 @@ NOT_COVERED: (card, false sentence, key point) that must not tick. COVERED: corr
 
 from __future__ import annotations
 
-import pytest
-from checker_support import card_map, checker_tests
+from checker_support import checker_tests, keypoint_tests
 
 FLAGGED: list[tuple[str, str]] = []
 NOT_FLAGGED: list[tuple[str, str]] = []
@@ -623,13 +622,6 @@ _ticks('rnn-inference-cost', 2, 'An RNN step costs O(d^2) with a fixed O(d) stat
 test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, (), reason="none open")
 
 
-@pytest.mark.parametrize("card, text, kp", NOT_COVERED)
-def test_false_statement_earns_no_key_point(card, text, kp):
-    result = card_map()[card].check(text)
-    assert kp not in result.covered, f"{text!r} earns key point {kp} ({result.hits.get(kp)!r})"
-
-
-@pytest.mark.parametrize("card, text, kp", COVERED)
-def test_correct_statement_still_ticks(card, text, kp):
-    result = card_map()[card].check(text)
-    assert kp in result.covered, f"{text!r} misses key point {kp} (stated {list(result.stated.values())})"
+test_false_statement_earns_no_key_point, test_correct_statement_still_ticks = keypoint_tests(
+    [(c, k, t) for c, t, k in NOT_COVERED], [(c, k, t) for c, t, k in COVERED]
+)

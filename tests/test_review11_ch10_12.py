@@ -19,7 +19,7 @@ M-17 (M-3 was fixed before this round).
 from __future__ import annotations
 
 import pytest
-from checker_support import card_map, checker_tests
+from checker_support import card_map, checker_tests, keypoint_tests
 
 from selfattention.interview.bank import split_misconception
 from selfattention.interview.language import clauses
@@ -332,14 +332,7 @@ TRUE_TICKS = [(c, k, t) for c, k, _, good in KEY_POINTS for t in good]
 OWN_TEXTS = [(c, k, lang) for c, k, _, _ in KEY_POINTS for lang in ("en", "zh")]
 
 
-@pytest.mark.parametrize("card, point, text", FALSE_TICKS)
-def test_false_statement_does_not_tick_the_point_it_contradicts(card, point, text):
-    assert point not in card_map()[card].check(text).covered
-
-
-@pytest.mark.parametrize("card, point, text", TRUE_TICKS)
-def test_correct_statement_still_ticks_its_point(card, point, text):
-    assert point in card_map()[card].check(text).covered
+test_false_statement_does_not_tick_the_point_it_contradicts, test_correct_statement_still_ticks_its_point = keypoint_tests(FALSE_TICKS, TRUE_TICKS)
 
 
 @pytest.mark.parametrize("card, point, lang", OWN_TEXTS)

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import pytest
-from checker_support import card_map, checker_tests
+from checker_support import card_map, checker_tests, keypoint_tests
 
 M1_FLAGGED = [
     ('decoding-budget', 'Batching more sequences makes each token slower in proportion, but it is cheap to compute.'),
@@ -475,14 +475,7 @@ KP_YES = [(c, k, t) for c, k, _, good in KEY_POINTS for t in good]
 OWN_TEXTS = [(c, k, lang) for c, k, _, _ in KEY_POINTS for lang in ("en", "zh")]
 
 
-@pytest.mark.parametrize("card, point, text", KP_NOT)
-def test_false_statement_does_not_tick_the_point_it_contradicts(card, point, text):
-    assert point not in card_map()[card].check(text).covered
-
-
-@pytest.mark.parametrize("card, point, text", KP_YES)
-def test_correct_statement_still_ticks_its_point(card, point, text):
-    assert point in card_map()[card].check(text).covered
+test_false_statement_does_not_tick_the_point_it_contradicts, test_correct_statement_still_ticks_its_point = keypoint_tests(KP_NOT, KP_YES)
 
 
 @pytest.mark.parametrize("card, point, lang", OWN_TEXTS)

@@ -16,8 +16,7 @@
 
 from __future__ import annotations
 
-import pytest
-from checker_support import card_map, checker_tests
+from checker_support import checker_tests, keypoint_tests
 
 NOT_FLAGGED = [
     # N1 a: post-LN quantifiers (reviewer) and near misses
@@ -198,11 +197,4 @@ TICK = [
 ]
 
 
-@pytest.mark.parametrize("card, kp, text", NO_TICK)
-def test_reversed_contrast_does_not_tick(card, kp, text):
-    assert kp not in card_map()[card].check(text).covered
-
-
-@pytest.mark.parametrize("card, kp, text", TICK)
-def test_true_contrast_ticks(card, kp, text):
-    assert kp in card_map()[card].check(text).covered
+test_reversed_contrast_does_not_tick, test_true_contrast_ticks = keypoint_tests(NO_TICK, TICK)

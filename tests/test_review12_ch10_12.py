@@ -26,8 +26,7 @@
 
 from __future__ import annotations
 
-import pytest
-from checker_support import card_map, checker_tests
+from checker_support import checker_tests, keypoint_tests
 
 M1_AFFIRMED = [
     ('tf-pre-post-ln', "It is not a myth that post-LN's top-layer gradients are small at initialisation."),
@@ -584,12 +583,4 @@ TICKED = [
 test_not_flagged, test_flagged, _ = checker_tests(NOT_FLAGGED, FLAGGED)
 
 
-@pytest.mark.parametrize("card, point, text", NOT_TICKED)
-def test_reversed_key_point_does_not_tick(card, point, text):
-    assert point not in card_map()[card].check(text).covered
-
-
-@pytest.mark.parametrize("card, point, text", TICKED)
-def test_key_point_still_ticks(card, point, text):
-    result = card_map()[card].check(text)
-    assert point in result.covered and not result.stated, (result.covered, result.stated)
+test_reversed_key_point_does_not_tick, test_key_point_still_ticks = keypoint_tests(NOT_TICKED, TICKED, clean=True)
