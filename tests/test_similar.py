@@ -87,3 +87,22 @@ def test_default_off_leaves_check_answer_unchanged(cards):
         assert r.similar == {}
     card = cards["flow-computation"]
     assert card.check(PARAPHRASE).stated == {}
+
+
+def test_enable_takes_effect_every_call():
+    # `enable` once carried a stray lru_cache: a second enable() after the hook was reset elsewhere did nothing
+    was = similar.enabled()
+    try:
+        similar.enable()
+        bank.FALLBACK = None
+        similar.enable()
+        assert similar.enabled()
+        similar.enable(False)
+        assert not similar.enabled()
+    finally:
+        similar.enable(was)
+
+
+def test_stop_words_are_computed_once():
+    # `features` runs for every clause of the index (tens of thousands): its stop-word set must be cached
+    assert similar._en_stop() is similar._en_stop()

@@ -60,7 +60,6 @@ _ZH_STOP = set(
 )
 
 
-@functools.lru_cache(maxsize=1)
 def enable(on: bool = True) -> None:
     """Switch the fallback on (or off) for `bank.Card.check`."""
     bank.FALLBACK = fallback if on else None
@@ -86,6 +85,7 @@ def hard_negative(entry: dict, cls: Sequence[Clause] | None = None) -> bool:
     return any(c.framed or any(u.neg or u.post for u in c.units) for c in cls)
 
 
+@functools.lru_cache(maxsize=1)
 def _en_stop() -> frozenset[str]:
     out = set()
     for w in _EN_STOP_WORDS.split():
