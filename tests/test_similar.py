@@ -90,7 +90,7 @@ def test_default_off_leaves_check_answer_unchanged(cards):
 
 
 def test_enable_takes_effect_every_call():
-    # `enable` once carried a stray lru_cache: a second enable() after the hook was reset elsewhere did nothing
+    # `enable` once carried a stray lru_cache: enable() after an outside reset of the hook did nothing
     was = similar.enabled()
     try:
         similar.enable()
