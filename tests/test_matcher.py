@@ -16,8 +16,9 @@ CARDS = load_cards()
 DEV = Path(__file__).resolve().parent / "data" / "answer_corpus" / "dev"
 
 
-def _covers(pattern: str, text: str, negative: bool = False) -> bool:
-    return bool(check_answer(text, [[pattern]], negative_points=[negative]).covered)
+def _covers(pattern: str, text: str, point: str = "") -> bool:
+    """``point``: the key point's own statement, which sets the polarity of the pattern's concepts."""
+    return bool(check_answer(text, [[pattern]], points=[(point,)]).covered)
 
 
 def test_formulas_are_canonicalised() -> None:
@@ -46,7 +47,10 @@ def test_negation_by_clause_scope_and_chinese_segmentation() -> None:
     assert not _covers("@softmax + @saturate", "softmax 不会饱和")
     assert _covers("@softmax + @saturate", "softmax 会饱和，不是线性的")  # the negation is in another clause
     assert _covers("@divide + @sqrt", "除以根号 d_k 主要是为了稳定")  # 主要是 is not the conditional 要是
-    assert _covers("@learned + paramet", "there are no learnable parameters", negative=True)
+    # a concept the key point itself states negated may be negated in the answer, not the other way round
+    no_params = "there are no learnable parameters"
+    assert _covers("@learned + paramet", no_params, point="It has no learnable parameters")
+    assert not _covers("@learned + paramet", no_params, point="It has learnable parameters")
 
 
 def test_a_myth_in_a_condition_is_not_stated_and_a_stated_one_blocks() -> None:

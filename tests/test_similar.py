@@ -83,7 +83,7 @@ def test_default_off_leaves_check_answer_unchanged(cards):
         if card is None:
             continue
         r = card.check(e["text"])
-        assert r == check_answer(e["text"], card.point_claims, card.tells, card.negative_points)
+        assert r == check_answer(e["text"], card.point_claims, card.tells, card.point_texts)
         assert r.similar == {}
     card = cards["flow-computation"]
     assert card.check(PARAPHRASE).stated == {}

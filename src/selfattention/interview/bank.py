@@ -121,19 +121,13 @@ class Card:
     def check(self, answer: str) -> MatchResult:
         """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
         hook = FALLBACK(self, answer) if FALLBACK is not None else None
-        return check_answer(answer, self.point_claims, self.tells, self.negative_points, fallback=hook)
+        return check_answer(answer, self.point_claims, self.tells, self.point_texts, fallback=hook)
 
     @property
-    def negative_points(self) -> list[bool]:
-        """Per key point: does its text itself state a negation (EN or 中文)?"""
-        from .matcher import negative
-
-        cached = self.__dict__.get("_negative")
-        if cached is None:
-            pairs = zip(self.key_points["en"], self.key_points["zh"], strict=True)
-            cached = [negative(en) or negative(zh) for en, zh in pairs]
-            object.__setattr__(self, "_negative", cached)
-        return cached
+    def point_texts(self) -> list[tuple[str, str]]:
+        """Per key point, its own statements (EN, 中文): they set the polarity of its claims' concepts (a
+        concept a point states negated, "no learnable parameters", may be negated in an answer too)."""
+        return list(zip(self.key_points["en"], self.key_points["zh"], strict=True))
 
     @property
     def point_claims(self) -> list[list[str]]:

@@ -20,9 +20,11 @@ list of *units*:
 - then the synonym sets of ``synonyms.yaml`` (both languages) rewrite every variant to one canonical unit
   ``@name``.
 
-Each unit carries flags: ``neg`` (a negation word starts here: not, no, never, nobody, without, 不, 没有,
-并非 …; "doesn't", "can't", "won't" and the same typed without the apostrophe, "doesnt", "isnt", "cant",
-"wont", "dont", read as "… not"), ``post`` (a word that rejects what came before: wrong, myth, 错误 …),
+Each unit carries flags: ``neg`` (a negation word starts here: not, no, never, nobody, without, hardly, 不,
+没有, 并非, 谈不上, 算不上, 远非 …; "doesn't", "can't", "won't" and the same typed without the apostrophe,
+"doesnt", "isnt", "cant", "wont", "dont", read as "… not", and so is "is far from …" that is no distance;
+a negation reaches the end of its comma part, or of a fronted "…时" / "…的话", or an "and" that opens a claim
+of its own, "… and still …"), ``post`` (a word that rejects what came before: wrong, myth, 错误 …),
 ``cond`` (a conditional or counterfactual: if, suppose, would, 如果, 要是 …). `find` looks a phrase up in a
 clause and says whether the occurrence is affirmed (no negation before it in its clause, no rejection
 after it, the clause not *framed*: a belief or appearance, "many think …", "… seems …", "看起来 …", set up
@@ -43,18 +45,19 @@ import yaml
 
 __all__ = [
     "Clause", "clauses", "units_of", "phrase_units", "phrase_units_as_written", "has_cjk",
-    "split_misconception", "SYNONYMS_FILE",
+    "split_misconception", "SYNONYMS_FILE", "has_negation",
 ]
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
-_TOKEN = re.compile(rf"[a-z0-9_]+|[{_CJK}]+|[/÷×*=+−<>∞]|(?<![a-z0-9_])-(?=[a-z0-9∞])")
+_TOKEN = re.compile(rf"[a-z0-9_]+|[α-ω]|[{_CJK}]+|[/÷×*=+−<>∞]|(?<![a-z0-9_])-(?=[a-z0-9∞])")
 _ARTICLES = {"a", "an", "the"}
 _EN_NEG = {
     "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "instead", "rather",
     "cannot", "nowhere", "unless",  # "unless X" is "if not X": X is negated (and the clause a condition)
+    "hardly", "scarcely",  # "RoPE is hardly an absolute encoding"; "far from" (a negation) is read as "not"
 }
 _EN_POST = {"wrong", "incorrect", "false", "myth", "mistake", "misconception", "untrue", "bogus"}
 _EN_COND = {"if", "suppose", "supposing", "unless", "whether", "would", "could", "might", "hypothetically"}
@@ -62,6 +65,7 @@ _ZH_NEG = {
     "不", "不是", "并非", "而非", "不要", "不用", "不必", "不能", "不会", "没有", "没", "非",
     "别", "未", "无", "无需", "并不", "并没有", "从不", "从没", "毫无", "绝非", "不再", "不该",
     "不应", "不应该", "没人", "没有人", "除非",
+    "谈不上", "算不上", "称不上", "远非", "远不是", "远远不是", "绝不是",  # "far from", "hardly", "by no …"
 }
 _ZH_NEG_PREFIX = ("不", "没", "未", "并不", "并没")  # jieba keeps "并不比", "并没用" as one word
 _ZH_NEG_EXCEPT = {
@@ -74,6 +78,14 @@ _ZH_POST = {"错", "错误", "错的", "不对", "不正确", "不成立", "站�
 _ZH_REJECT_TAIL = {"对", "正确", "成立"}
 _ZH_END_PARTICLES = {"的", "了", "啊", "呀", "吧", "哦", "呢"}
 _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "假若", "除非"}
+# where a negation's scope ends inside a clause: the end of a fronted condition or time ("没有投影时所有头都
+# 一样", "不加残差的话梯度会消失": 所有头, 梯度 are affirmed), and "and" before a new clause's subject or an
+# adverb that carries on with a claim of its own ("It never writes the matrix to HBM and still computes exact
+# attention")
+_ZH_SCOPE_END = {"时", "时候", "的话"}
+_EN_SCOPE_END = {
+    "still", "also", "yet", "instead", "then", "it", "they", "we", "this", "that", "these", "those",
+}
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
     r"(?<!\bnot)\s+(?=(?:but|whereas|while|although|though|however|because(?! of\b)|since|so(?!-)|therefore|"
@@ -211,6 +223,13 @@ _FORMULAS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|should|could|would|must|need|might)nt\b"),
      r"\1 not"),
     (re.compile(r"\bcan ?not\b"), "can not"),
+    # "far from" as a negation ("Flash-Decoding is far from an approximation", "far from being exact"), not
+    # as a distance ("a key far from the query", "the key is far from the query", "far from each other")
+    (re.compile(r"\bfar from being\b"), "not being"),
+    (re.compile(
+        r"\b(is|are|was|were|be|been|being|remains?|stays?|seems?|s|still)\s+far from\b"
+        r"(?!\s+(?:the|its|their|this|that|these|those|each|every|other|one|any|all|it|them|\d))"
+    ), r"\1 not"),
     (re.compile(r"\bq\s*[·.*]?\s*k\s*(?:\^\s*\{?\s*t\s*\}?|\s+transpose[ds]?|\.t\b)"), " qkt "),
     (re.compile(r"\bqkt\b"), " qkt "),
     (re.compile(r"\bk\s*(?:\^\s*\{?\s*t\s*\}?|\s+transpose[ds]?)"), " kt "),
@@ -280,6 +299,7 @@ class Unit:
     first: bool = True  # the first unit of a word (a Chinese word spans several units)
     word: str = ""  # an English unit's word as typed (before its lemma and stem)
     seg: int = 0  # the comma-separated part of its clause (a fronted phrase kept with it: _fronted)
+    stop: bool = False  # a negation before it does not reach past it (`_ZH_SCOPE_END`, `_EN_SCOPE_END`)
 
 
 def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
@@ -298,7 +318,7 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
                 for k, ch in enumerate(word):
                     out.append(Unit(
                         ch, neg=neg and k == 0, post=word in _ZH_POST and k == 0,
-                        cond=word in _ZH_COND and k == 0, first=k == 0,
+                        cond=word in _ZH_COND and k == 0, first=k == 0, stop=word in _ZH_SCOPE_END and k == 0,
                     ))
         elif tok in _ARTICLES:
             continue
@@ -310,8 +330,15 @@ def _raw_units(text: str, as_written: bool = False) -> list[Unit]:
             out.append(Unit(
                 lemma(tok), neg=tok in _EN_NEG, post=tok in _EN_POST,
                 cond=tok in _EN_COND and not _speakers_hedge(toks, j), word=tok,
+                stop=tok == "and" and j + 1 < len(toks) and toks[j + 1] in _EN_SCOPE_END,
             ))
     return out
+
+
+def has_negation(text: str) -> bool:
+    """``text`` (one clause) holds a negation word that is not a condition ("unless", "除非"), one that a
+    synonym set absorbs included ("不变": @invariant)."""
+    return any(u.neg and not u.cond for seg in _split_commas(text) for u in _raw_units(seg))
 
 
 def _join_reject_tail(words: list[str]) -> list[str]:
@@ -523,6 +550,7 @@ class Clause:
                     or any(
                         u.neg for k, u in enumerate(units[:i])
                         if k not in licensed and k not in spent and u.seg == units[i].seg
+                        and not any(x.stop for x in units[k + 1:i])
                     )
                     # a licensed rejection is the claim's own ("a plain average is wrong": ``~wrong``)
                     or any(

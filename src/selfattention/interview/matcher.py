@@ -80,11 +80,16 @@ from .language import (
     canonical,
     clauses,
     has_cjk,
+    has_negation,
     phrase_units,
     phrase_units_as_written,
 )
 
-__all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern"]
+__all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern", "point_polarity"]
+
+# per concept group of a pattern, per alternative: True, it must be affirmed; False, any occurrence will do
+# (a plain bool: all of them)
+Polarity = bool | Sequence[Sequence[bool]]
 
 
 @dataclass(frozen=True)
@@ -102,13 +107,14 @@ class Pattern:
     forward: tuple[tuple[tuple[str, ...], ...], ...] = ()  # "!!>a": a qualifier that also holds in ``limits``
     licence_at: tuple[int, ...] = ()  # per licence group: how many concept groups are written before it
 
-    def match(self, clause: Clause, polarity: bool = True) -> bool:
-        """Every group has an affirmed occurrence in ``clause`` (any occurrence when ``polarity`` is False:
-        for a key point that is itself a negation, "no learnable parameters") and no ``absent`` group."""
+    def match(self, clause: Clause, polarity: Polarity = True) -> bool:
+        """Every group has an affirmed occurrence in ``clause`` and no ``absent`` group is there.
+        ``polarity``: per concept group and alternative, False where any occurrence will do (a concept the
+        key point itself states negated, "no learnable parameters"; `point_polarity`); a plain bool: all."""
         return self.match_span([clause], polarity)
 
     def match_span(
-        self, span: Sequence[Clause], polarity: bool = True, context: Sequence[Clause] = (),
+        self, span: Sequence[Clause], polarity: Polarity = True, context: Sequence[Clause] = (),
         conditions: Sequence[Clause] = (), before: Sequence[Clause] = (), limits: Sequence[Clause] = (),
     ) -> bool:
         """`match` over adjacent clauses: each group affirmed in one of them, each negation in its own.
@@ -135,6 +141,25 @@ class Pattern:
         for group in self.neg_qualifier:
             if any(not ok for c in (*span, *before) for p in group for _, ok in c.find(p)):
                 return False
+        licensed = self.licensed(span)
+        if licensed is None:
+            return False
+        found = sum(
+            any(
+                ok or not (polarity if isinstance(polarity, bool) else polarity[g][a])
+                for k, c in enumerate(span) for a, p in enumerate(group)
+                for _, ok in c.find(p, frozenset(licensed.get(k, ())))
+            )
+            for g, group in enumerate(self.groups)
+        )
+        return found >= (self.at_least or len(self.groups))
+
+    def licensed(self, span: Sequence[Clause]) -> dict[int, set[int]] | None:
+        """Per clause of ``span`` (by position), the negation units that belong to the claim and so negate
+        nothing after them: its ``~`` groups' (None when one has no standing occurrence in its place) and
+        those inside the first affirmed occurrence of a concept group's phrase written with its negation
+        ("不会 改变 + 可能" in "温度不会改变哪个 token 最可能", "never materialis + @matrix", "no @mean
+        + subtract"); a bare negation word as a group ("without") licenses nothing: ``~`` is for that."""
         licensed: dict[int, set[int]] = {}  # clause (by position in span) -> its claim's negation units
         for m, group in enumerate(self.licence):
             # only the claim's own negation: the first occurrence that sits after the concept written
@@ -153,18 +178,20 @@ class Pattern:
                 )
             )
             if not hits:
-                return False
+                return None
             k, i, n = hits[0]
             licensed.setdefault(k, set()).update(range(i, i + n))
-        found = sum(
-            any(
-                ok or not polarity
-                for k, c in enumerate(span) for p in group
-                for _, ok in c.find(p, frozenset(licensed.get(k, ())))
-            )
-            for group in self.groups
-        )
-        return found >= (self.at_least or len(self.groups))
+        for group in self.groups:
+            for k, c in enumerate(span):
+                own = next((
+                    negs for p in group for i, ok in c.find(p, frozenset(licensed.get(k, ())))
+                    if ok and (negs := {m for m in range(i, i + len(p)) if c.units[m].neg})
+                    and len(negs) < len(p)
+                ), None)
+                if own:
+                    licensed.setdefault(k, set()).update(own)
+                    break
+        return licensed
 
     @staticmethod
     def _positions(span: Sequence[Clause], group) -> list[tuple[int, int]]:
@@ -280,8 +307,11 @@ class MatchResult:
 
 
 def _first_clause(
-    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, polarity: bool = True
+    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = ()
 ) -> str | None:
+    """The first clause (or two adjacent clauses of a sentence, for a key point) that states one of
+    ``patterns``; ``points``: a key point's own statements (EN, 中文), which set each concept's polarity
+    (`point_polarity`)."""
     for k, clause in enumerate(cls):
         # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
         # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
@@ -318,6 +348,7 @@ def _first_clause(
             if myth and clause.conditional and not _names_condition(src):
                 continue
             pat = parse_pattern(src)
+            polarity = point_polarity(src, tuple(points))
             if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward):
                 return clause.text
     if myth or WINDOW < 2:
@@ -328,7 +359,7 @@ def _first_clause(
         if a.sentence != b.sentence:
             continue
         for src in patterns:
-            if parse_pattern(src).match_span((a, b), polarity):
+            if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))):
                 return f"{a.text}, {b.text}"
     return None
 
@@ -359,20 +390,48 @@ def _names_condition(source: str) -> bool:
     return False
 
 
-def negative(text: str) -> bool:
-    """The text states a negation itself ("no learnable parameters", "不依赖"): the claim carries it."""
-    return any(u.neg for c in clauses(text) for u in c.units)
+@functools.lru_cache(maxsize=16384)
+def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[bool, ...], ...]:
+    """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), or will a
+    negated occurrence do as well (False)? Set by the key point's own statements (``points``, EN and 中文).
+    A concept the point states negated ("no learnable parameters": the parameters may be "not learned"), or
+    in a clause of its own that holds a negation (not a mere "unless" / 除非), which the crude scope of a
+    negation cannot pin on one concept ("a head cannot attend to nothing", "Columns are not constrained to
+    sum to 1"), may be negated; an alternative the point does not name goes with its group's others. Any
+    other concept, one the point affirms in a clause without a negation, must be affirmed: a key point that
+    carries a negation elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the
+    KV heads unless they are replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on
+    the batch", "P is not limited by the key/value heads"). Before, a key point with any negation word in
+    its text was matched with no polarity at all. The claim's own negation (a ``~`` group, or one written
+    in a concept group: "no @mean") negates nothing here either."""
+    pat = parse_pattern(source)
+    seen = [[False] * len(group) for group in pat.groups]
+    negated = [[False] * len(group) for group in pat.groups]
+    for text in points:
+        for c in clauses(text) if text.strip() else []:
+            lic = frozenset((pat.licensed([c]) or {}).get(0, ()))
+            loose = has_negation(c.text)
+            for g, group in enumerate(pat.groups):
+                for a, p in enumerate(group):
+                    found = c.find(p, lic)
+                    seen[g][a] = seen[g][a] or bool(found)
+                    negated[g][a] = negated[g][a] or bool(found) and (loose or not all(ok for _, ok in found))
+    # an alternative the point does not name is read as its group's others ("并不代表 … 用上": "不等于")
+    return tuple(
+        tuple(not (negated[g][a] or not seen[g][a] and any(negated[g])) for a in range(len(group)))
+        for g, group in enumerate(pat.groups)
+    )
 
 
 def check_answer(
     answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = (),
-    negative_points: Sequence[bool] = (),
+    points: Sequence[Sequence[str]] = (),
     fallback: Callable[[Sequence[Clause]], dict[int, str]] | None = None,
 ) -> MatchResult:
     """Key point i is covered if a clause matches a pattern of ``claims[i]`` and no stated myth blocks i.
 
-    ``negative_points[i]`` True: key point i is itself a negation, so a negation in the clause does not
-    void its concepts (the pattern must carry the meaning).
+    ``points[i]``: key point i's own statements (EN, 中文): a concept they state negated ("no learnable
+    parameters") may be negated in the answer too; every other concept must be affirmed (`point_polarity`).
 
     ``fallback`` (opt-in, default None: nothing changes): clauses -> {misconception index: clause} that
     the patterns may have missed (`similar.fallback`); each one it flags is stated and blocks its points."""
@@ -395,8 +454,7 @@ def check_answer(
     missed: list[int] = []
     hits: dict[int, str] = {}
     for i, patterns in enumerate(claims):
-        neg = i < len(negative_points) and negative_points[i]
-        found = _first_clause(cls, patterns, polarity=not neg)
+        found = _first_clause(cls, patterns, points=points[i] if i < len(points) else ())
         if found is not None:
             hits[i] = found
         if found is not None and i not in blocked:
