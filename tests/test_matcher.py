@@ -2168,3 +2168,21 @@ def test_correct_chapter_15_answers_of_the_third_review_are_not_flagged(cid: str
 @pytest.mark.parametrize(("cid", "answer"), CH15_R3_MYTHS)
 def test_chapter_15_myths_of_the_third_review_are_caught(cid: str, answer: str) -> None:
     assert get_card(CARDS, cid).check(answer).stated, (cid, answer)
+
+
+def test_find_index_follows_the_clauses_units():
+    # Clause.find looks phrases up in a per-clause index of unit texts (built on first use); it must give the
+    # same hits as a plain scan, and a clause whose units are replaced must not answer from the old index
+    from selfattention.interview.language import clauses
+
+    c = clauses("The softmax is not applied to the scores before the mask.")[0]
+    texts = [u.text for u in c.units]
+    for n in (1, 2, 3):
+        for i in range(len(texts) - n + 1):
+            phrase = tuple(texts[i:i + n])
+            scan = [j for j in range(len(texts) - n + 1) if tuple(texts[j:j + n]) == phrase]
+            assert [j for j, _ in c.find(phrase)] == scan, phrase
+    assert c.find(("nowhere",)) == []
+    other = clauses("Rows sum to one.")[0]
+    c.units = other.units
+    assert [j for j, _ in c.find((other.units[0].text,))] == [0]

@@ -522,6 +522,17 @@ class Clause:
         claim before it (a myth's qualifiers hold in it; see matcher)."""
         return self.contrastive or bool(_LIMITS.match(canonical(self.text).strip()))
 
+    def _where(self) -> dict[str, list[int]]:
+        """Where each unit text occurs (built on first use; a clause's units do not change once made)."""
+        where = self.__dict__.get("_where_cache")
+        if where is None or where[0] is not self.units or where[1] != len(self.units):
+            index: dict[str, list[int]] = {}
+            for i, u in enumerate(self.units):
+                index.setdefault(u.text, []).append(i)
+            where = (self.units, len(self.units), index)
+            self.__dict__["_where_cache"] = where
+        return where[2]
+
     def denied(self) -> set[int]:
         """Indices of the rejection words a negation cancels: a negated rejection affirms ("it is not a
         myth that …", "… which is not wrong", "并不是误解"; a negation within 3 units before the word)."""
@@ -539,31 +550,38 @@ class Clause:
         average is wrong": ``~wrong``) and so takes nothing back."""
         n = len(phrase)
         units = self.units
+        # the occurrences first (most phrases occur nowhere in a clause): the polarity bookkeeping below is
+        # only worth doing for a phrase that is there
+        at = self._where().get(phrase[0], ()) if n else range(len(units) + 1)
+        starts = [
+            i for i in at if i + n <= len(units) and all(units[i + j].text == phrase[j] for j in range(1, n))
+        ]
+        if not starts:
+            return []
         hits = []
         denied = self.denied()
         spent = {k for k, u in enumerate(units) if u.neg and any(m in denied for m in range(k + 1, k + 4))}
-        for i in range(len(units) - n + 1):
-            if tuple(u.text for u in units[i:i + n]) == phrase:
-                negated = (
-                    self.framed
-                    # a negation reaches the end of its part: "Without the scaling, the softmax saturates"
-                    or any(
-                        u.neg for k, u in enumerate(units[:i])
-                        if k not in licensed and k not in spent and u.seg == units[i].seg
-                        and not any(x.stop for x in units[k + 1:i])
-                    )
-                    # a licensed rejection is the claim's own ("a plain average is wrong": ``~wrong``)
-                    or any(
-                        u.post for m, u in enumerate(units[i + n:], i + n)
-                        if m not in denied and m not in licensed
-                    )
-                    or any(  # "it is a myth that …", "wrong to say that …"
-                        u.post and j not in denied and j not in licensed
-                        and _THAT.intersection(x.text for x in units[j + 1:j + 5])
-                        for j, u in enumerate(units[:i])
-                    )
+        for i in starts:
+            negated = (
+                self.framed
+                # a negation reaches the end of its part: "Without the scaling, the softmax saturates"
+                or any(
+                    u.neg for k, u in enumerate(units[:i])
+                    if k not in licensed and k not in spent and u.seg == units[i].seg
+                    and not any(x.stop for x in units[k + 1:i])
                 )
-                hits.append((i, not negated))
+                # a licensed rejection is the claim's own ("a plain average is wrong": ``~wrong``)
+                or any(
+                    u.post for m, u in enumerate(units[i + n:], i + n)
+                    if m not in denied and m not in licensed
+                )
+                or any(  # "it is a myth that …", "wrong to say that …"
+                    u.post and j not in denied and j not in licensed
+                    and _THAT.intersection(x.text for x in units[j + 1:j + 5])
+                    for j, u in enumerate(units[:i])
+                )
+            )
+            hits.append((i, not negated))
         return hits
 
 
