@@ -61,6 +61,10 @@ M2_IN_CLAUSE = [
     ('block-moe-routing', 3, 'DeepSeek-V3 balances with a large auxiliary loss instead of a bias.'),
     ('parallel-head-tp', 1, 'Q/K/V are not column-parallel, and W_O is not row-parallel.'),
     ('block-what-else', 2, 'BatchNorm 解码时能用。'),
+    # the open rows of tests/test_review13_negation.py these claims fix
+    ('block-residual', 3, "Unscaled branches do not grow the stream's variance."),
+    ('block-residual', 3, '不缩放的分支不会让残差流的方差增长。'),
+    ('parallel-head-tp', 1, 'Q/K/V are not column-parallel.'),
 ]
 
 M3_SWAPS = [
