@@ -1,0 +1,93 @@
+"""Myth patterns of chapters 01-12 after the session-11 reviews (reviews/2026-12-03/):
+
+- s11-r14-ch01-05 M-2: the concept-group lines of cross-attention-queries-from-encoder flagged correct sentences
+  about encoder / decoder self-attention ("where the encoder gives Q, K and V" split at its commas; "takes only keys
+  and values from it"; "the queries come from the encoder itself"), and letter / role forms of the myth were missed
+  ("Q comes from the encoder", "Q is the encoder output", "the encoder is the query side", 编码器输出当 query,
+  编码器是 query 一方); L-2: sink-eviction paraphrases with a pronoun object ("evicting them is harmless", "does no
+  harm"), "Most of today's LLMs are post-LN models.", 每个解码步.
+- s11-r13-ch06-09 M2: plain rewordings of 7 myths (whatever the model size, 不管怎么实现, 由 … 决定, trades exactness
+  for speed, fewer multiplications, 序列短的时候，…浪费, shuffled / same output when permuted, additive has the worse
+  big-O).
+- s11-r13-ch10-12 M-1: plain forms of 9 myths ([MASK] as an attention mask, sinks hold important content, the FFN is
+  minor, LayerNorm placement is cosmetic, decoder-only proven best, GPT = the 2017 decoder, encoder and decoder
+  blocks fundamentally different, sliding-window reach, sqrt(d_model) as a learning-rate knob, cached keys rotated
+  by the current position); L-2: "说仅解码器被证明最优，这谈不上。" was flagged.
+
+Every touched myth has plain near misses (NOT_FLAGGED), "myth, but <unrelated>" (FLAGGED) and "myth, but <its own
+correction>" (NOT_FLAGGED).
+"""
+
+from __future__ import annotations
+
+from checker_support import checker_tests
+
+X = 'mask-cross-attention'
+S = 'flow-attention-sink'
+
+NOT_FLAGGED = [
+    # r14 ch01-05 M-2: false alarms (regressions) on encoder / decoder self-attention
+    (X, 'Unlike encoder self-attention, where the encoder gives Q, K and V, cross-attention takes Q from the decoder.'),
+    (X, "Encoder self-attention takes queries, keys and values from the encoder; the decoder's cross-attention takes only keys and values from it."),
+    (X, 'The decoder self-attention takes Q, K and V from the decoder, and its cross-attention takes K and V from the encoder.'),
+    (X, 'In the encoder the queries come from the encoder itself; in cross-attention they come from the decoder.'),
+    # near misses of the new letter / role lines
+    (X, 'Q comes from the decoder, K and V from the encoder output.'),
+    (X, 'The decoder gives Q; the encoder gives K and V.'),
+    (X, 'In the encoder, Q, K and V all come from the encoder; cross-attention takes Q from the decoder.'),
+    (X, 'In cross-attention Q comes from the decoder and K and V come from the encoder.'),
+    (X, 'Cross-attention: Q is the decoder state, K and V are the encoder output.'),
+    (X, 'In cross-attention the decoder is the query side and the encoder is the key-value side.'),
+    (X, '交叉注意力用解码器状态当 query，编码器输出当 key 和 value。'),
+    (X, '交叉注意力中，解码器是 query 一方，编码器是 key/value 一方。'),
+    (X, 'In encoder self-attention Q comes from the encoder too.'),
+    ('mask-self-masked-cross', 'In cross-attention Q comes from the decoder and K and V come from the encoder.'),
+    # own correction
+    (X, 'In cross-attention Q comes from the encoder, but no: the queries come from the decoder.'),
+    (X, '交叉注意力用编码器输出当 query，但其实 query 来自解码器。'),
+    # r14 L-2: sink eviction, near misses and own correction
+    (S, 'Evicting tokens from the middle of the window is harmless as long as the first tokens stay.'),
+    (S, 'Evicting the sink tokens is not harmless: perplexity explodes.'),
+    (S, 'The sink tokens lie outside the recent window, so evicting them breaks generation.'),
+    (S, 'Evicting the sink tokens, which are far from the recent window, breaks streaming generation; keeping them fixes it.'),
+    (S, 'Throwing the middle tokens out of the sliding-window cache does no harm as long as the first few tokens stay.'),
+    (S, 'The recent tokens are inside the window, so keeping them is harmless.'),
+    (S, 'The sink tokens lie outside the recent window, so evicting them seems harmless, but streaming generation breaks down without them.'),
+    # r14 L-2: post-LN, cross-attention cache
+    ('flow-pre-post-ln', "Most of today's LLMs are pre-LN models."),
+    ('flow-pre-post-ln', "Few of today's LLMs are post-LN models."),
+    ('flow-pre-post-ln', "Most of today's LLMs are post-LN models, but no: they use pre-LN."),
+    (X, '交叉注意力的 Q 每个解码步都要重新计算。'),
+    (X, '交叉注意力的 K 和 V 只算一次，不用每个解码步重新计算。'),
+    # r13 ch10-12 L-2
+    ('tf-why-decoder-only', '说仅解码器被证明最优，这谈不上。'),
+]
+
+FLAGGED = [
+    # r14 ch01-05 M-2: letter / role forms
+    (X, 'In cross-attention Q comes from the encoder and K and V come from the decoder.'),
+    ('mask-self-masked-cross', 'In cross-attention Q comes from the encoder and K and V come from the decoder.'),
+    (X, 'Cross-attention: Q is the encoder output, K and V are the decoder states.'),
+    (X, 'In cross-attention the encoder is the query side and the decoder is the key-value side.'),
+    (X, '交叉注意力用编码器输出当 query，解码器状态当 key 和 value。'),
+    (X, '交叉注意力中，编码器是 query 一方，解码器是 key/value 一方。'),
+    (X, 'Q comes from the encoder output, K and V from the decoder.'),
+    (X, 'The encoder gives Q; the decoder gives K and V.'),
+    (X, 'Cross-attention takes its queries from the encoder output and its keys and values from the decoder.'),
+    (X, 'Unlike self-attention, cross-attention takes Q from the encoder and K and V from the decoder.'),
+    (X, 'In cross-attention Q comes from the encoder, but the source padding is masked.'),
+    # r14 L-2
+    (S, 'The sink tokens lie outside the recent window, so evicting them is harmless.'),
+    (S, 'The sink tokens are far from the recent window, so evicting them is harmless.'),
+    (S, 'Since the first tokens are far from the current position, evicting them from the cache is harmless.'),
+    (S, 'Throwing the first few tokens out of the sliding-window cache does no harm.'),
+    (S, 'Evicting the sink tokens is harmless, but the window must stay large.'),
+    (S, 'The sink tokens lie outside the recent window, so evicting them is harmless, but the cache still grows with the batch.'),
+    ('flow-pre-post-ln', "Most of today's LLMs are post-LN models."),
+    ('flow-pre-post-ln', "Most of today's LLMs are post-LN models, but they use RMSNorm."),
+    (X, '交叉注意力的 K 和 V 每个解码步都要重新计算。'),
+]
+
+OPEN = []
+
+test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, OPEN)
