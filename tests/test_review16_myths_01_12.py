@@ -108,6 +108,10 @@ NOT_FLAGGED = [
     ('tf-params-flops', 'Attention is where the FLOPs go only for long sequences; the FFN dominates short ones.'),
     ('tf-params-flops', 'Most of the FLOPs are in the FFN at short contexts.'),
     ('tf-params-flops', 'The FFN is a small part of the compute compared with attention, but only for long contexts.'),
+    ('tf-what-is-transformer-structure', 'The encoder layer and the decoder layer have a lot in common: the decoder adds a causal mask and cross-attention.'),
+    ('tf-what-is-transformer-structure', 'The encoder weights and the decoder weights have nothing in common; they are trained separately.'),
+    ('tf-what-is-transformer-structure', '编码器和解码器的层不是截然不同的设计，只差一个因果掩码和交叉注意力。'),
+    ('tf-what-is-transformer-structure', 'The encoder layer and the decoder layer have nothing in common, but only by a causal mask and a cross-attention sublayer do they differ.'),
 ]
 
 FLAGGED = [
@@ -174,6 +178,10 @@ FLAGGED = [
     ('tf-params-flops', 'Most of the FLOPs are in attention and the FFN is cheap.'),
     ('tf-params-flops', 'The FFN is a small part of the compute compared with attention.'),
     ('tf-params-flops', 'The FFN is a small part of the compute compared with attention, but it holds most parameters.'),
+    ('tf-what-is-transformer-structure', 'The encoder layer and the decoder layer have nothing in common.'),
+    ('tf-what-is-transformer-structure', '编码器和解码器的层是两种截然不同的设计。'),
+    ('tf-what-is-transformer-structure', 'Encoder blocks and decoder blocks are nothing alike.'),
+    ('tf-what-is-transformer-structure', 'Encoder blocks and decoder blocks are nothing alike, but both are trained with Adam.'),
 ]
 
 # r13 ch10-12 L-2: a post-position rejection in its own clause ('…，这谈不上') is not read as one (language.py,
