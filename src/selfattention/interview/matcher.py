@@ -386,6 +386,11 @@ _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
     r"not really|not quite|well)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)"
 )
+_STRONG = re.compile(
+    r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite)\b"
+    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)"
+)
 _STOP = frozenset(
     "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
     "from so but not no there which what actually in fact also only just they them their we you one each "
@@ -429,18 +434,31 @@ def _correction_units(correction: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(_content(texts[0] if texts else [])), frozenset(_content([t for x in texts for t in x]))
 
 
-def restates(texts: Sequence[str], corrections: Sequence[str]) -> bool:
+def restates(texts: Sequence[str], corrections: Sequence[str], loose: bool = False) -> bool:
     """``texts`` (a clause or two adjacent ones) restate one of a myth's own ``corrections``: they hold at
     least half of the content units of its first sentence, its core (two or more, or the one it has), or
-    three or more units of the core make up 60 % of theirs or more (Chinese: pairs of adjacent characters)."""
+    three or more units of the core make up 60 % of theirs or more (Chinese: pairs of adjacent characters);
+    not ``loose`` (after a bare "but"): 80 % and three or more, or four making up 80 % of theirs; a negated
+    text restates no affirmed correction."""
     have = _content(texts)
+    negated = any(has_negation(t) for t in texts)
     for corr in corrections:
         core, whole = _correction_units(corr)
-        if core and len(core & have) >= min(2, len(core)) and len(core & have) >= 0.5 * len(core):
+        if negated and not has_negation(_first_sentence(corr)):  # "…, but not exact" restates no "exact"
+            continue
+        shared = len(core & have)
+        least, share = (2, 0.5) if loose else (3, 0.8)
+        if core and shared >= min(least, len(core)) and shared >= share * len(core):
             return True
-        if len(core & have) >= 3 and len(core & have) >= 0.6 * len(have):
+        if shared >= (3 if loose else 4) and shared >= (0.6 if loose else 0.8) * len(have):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_sentence(correction: str) -> str:
+    cs = clauses(correction)
+    return " ".join(c.text for c in cs if c.sentence == cs[0].sentence) if cs else ""
 
 
 def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
@@ -487,13 +505,20 @@ def _corrected(
     span = _correction_span(cls, k)
     if not span:
         return False
-    for i in tell.blocks:
+    # a key point it contradicts, only after a connective that corrects ("but actually", "in fact", "rather",
+    # "more precisely", 其实, 实际上 …): after a bare "but" / "though" a true point is usually a limitation
+    # that leaves the claim standing ("Performer computes the same result, but it uses random features")
+    opener = next(
+        (c for c in cls[k + 1:] if c.sentence >= span[0].sentence and c.text.endswith(span[0].text)), None
+    )
+    strong = opener is not None and bool(_STRONG.match(canonical(opener.text).strip()))
+    for i in tell.blocks if strong else ():
         if i < len(claims) and _first_clause(span, claims[i], points=points[i] if i < len(points) else ()):
             return True
     # one clause or two adjacent ones: words of the correction scattered over a long span restate nothing
     return bool(tell.corrections) and any(
-        restates([c.text for c in span[m:m + 2]], tell.corrections) for m in range(len(span))
-    ) or any(restates([c.text], tell.corrections) for c in span[:1])
+        restates([c.text for c in span[m:m + 2]], tell.corrections, strong) for m in range(len(span))
+    )
 
 _ONLY = re.compile(r"^(?:only|just|unless|except)\b|^(?:只|仅|除非)")
 
