@@ -147,6 +147,8 @@ test_n5_not_flagged, test_n5_flagged, _n5_open = checker_tests(N5_NOT_FLAGGED, N
 # was dead in English; it keeps 最慢 and gains a forward correction), differential-attention-still-gives-…
 # ('1 −' is '1': three dead lines; a Greek letter is now a unit, so '!λ' reads "1 − λ")
 TOUCHED_NOT_FLAGGED = [
+    # was TOUCHED_OPEN: the myth's own correction after it takes it back (review s11-r12 ch06-09 M1)
+    ("pos-context-extension", "NTK 缩放把每个慢的维度对都拉回训练范围，但只有最慢的一对正好除以 s。"),
     ("pos-context-extension", "NTK-aware scaling brings only the slowest pair back into the trained range."),
     ("pos-context-extension", "NTK-aware scaling divides only the slowest pair by exactly s."),
     ("pos-context-extension", "Position interpolation brings every slow pair back into the trained range."),

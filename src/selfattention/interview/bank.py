@@ -359,7 +359,10 @@ def _misconception(
         m = registry[raw["myth"]]
         blocks = _blocks(raw.get("blocks", []), n_points, name, where)
         return {"en": m["en"], "zh": m["zh"]}, Tell(
-            patterns=tuple(m["patterns"]), blocks=blocks, myth=raw["myth"]
+            patterns=tuple(m["patterns"]), blocks=blocks, myth=raw["myth"],
+            corrections=tuple(
+                c for c in (split_misconception(m[lang], lang)[1] for lang in ("en", "zh")) if c
+            ),
         )
     extra = sorted(set(raw) - {"en", "zh", "tells", "blocks"})
     if extra:

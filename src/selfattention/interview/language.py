@@ -182,6 +182,15 @@ _OTHERS_SAY = re.compile(
     r"misunderstanding|belief|myth|error|trap|pitfall|misreading)s? (?:is|are)\b|\btempting to\b"
     r"|常见(?:的)?(?:误解|错误|误区|说法|陷阱|看法)(?:是|就是)"
 )
+_OWN_BELIEF = re.compile(
+    r"\b(?:i|we)(?: (?:really|do|still|honestly|personally|strongly|firmly|would|genuinely))*"
+    r" (?:think|believe|feel|suppose|guess|reckon|assume|expect|say)\b|\b(?:i|we)'d say\b"
+    r"|(?<![让使])我们?(?:还是|真的|个人)?(?:认为|觉得|相信|猜|想)"
+)
+_CONTRARY = re.compile(
+    r"^(?:contrary to|unlike|as opposed to|despite|in spite of|against)\b"
+    r"|^(?:与|和|跟|同)[^，,]{0,20}(?:相反|不同|不一样)$|^(?:不同于|有别于)"
+)
 _CORRECTION = re.compile(
     r"^(?:but|yet|however|actually|in fact|in practice|in reality)\b|^(?:其实|实际上|事实上|但|然而|可是)"
 )
@@ -498,6 +507,7 @@ class Clause:
     framed: bool = False  # a myth set up to be refuted ("Many think …, but …"): it states nothing
     rejected: bool = False  # a rejection takes it back ("…, which is a myth"): it states no myth (matcher)
     mark: str = ""  # the mark that opens it: "," or ":" (":" explains or lists what came before), or ""
+    end: str = ""  # the mark that ends its sentence (".", "?", ";", "。" …; "" at the end of the text)
 
     @property
     def colon(self) -> bool:
@@ -671,11 +681,23 @@ def _comma_parts(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+# a dash before a spoken self-correction opens a clause of its own ("X — no, Y", "X — well, not really: Y",
+# "X — more precisely, Y", "X — except in SDPA, …", "X——其实…"): the correction is not part of X's clause
+_DASH_TURN = re.compile(
+    r"\s*(?:—+|–|--|\s-)\s*(?=(?:no|nope|not really|not quite|not exactly|well|actually|in fact|"
+    r"more precisely|precisely|rather|or rather|except|i mean|sorry|wait|strictly speaking)\b"
+    r"|不|其实|实际上|准确|确切|更准确)",
+    re.IGNORECASE,
+)
+
+
 def _split_sentence(sentence: str) -> list[tuple[str, str]]:
     """The clauses of ``sentence``, each with the mark that opens it ("," or ":"; "" when a conjunction or
     the sentence start does; see `_comma_parts`)."""
     parts: list[tuple[str, str]] = []
-    for piece, mark in _comma_parts(sentence):
+    for piece, mark in (
+        (q, m if not i else "") for p, m in _comma_parts(sentence) for i, q in enumerate(_DASH_TURN.split(p))
+    ):
         for p in _EN_SPLIT.split(piece):
             for q in _ZH_SPLIT.split(p):
                 if q.strip():
@@ -728,10 +750,36 @@ _CONTRAST = re.compile(
 _LIMITS = re.compile(r"^(?:only|just)\b|^(?:只是|只不过|仅仅|只有|仅)")
 
 
+# a spoken self-correction that takes back the claim before it: a bare "no", "not really", "well, no",
+# "actually no", 不, 不是, 其实不是, 不是这样 (M1 of review s11-r12 ch06-09: "X — no, Y", "X. No: Y",
+# "X。不，Y")
+_SELF_REJECTS = re.compile(
+    r"^(?:(?:well|actually|oh|wait|hmm|um|er|so|and|but|or) )*(?:no|nope|not really|not quite|not exactly|"
+    r"not so|not at all|scratch that)$"
+    r"|^(?:其实|实际上|但|但是|不过|嗯)?(?:不|不是|不对|不是的|不是这样|并不是|并非如此|错了|说错了)$"
+)
+# a clause that only opens a sentence and carries on into the next ("Actually, no: …", "其实，…")
+_FILLER = re.compile(r"^(?:well|actually|oh|wait|hmm|um|er|so|in fact|hold on)$|^(?:其实|实际上|嗯|哦|等等)$")
+
+
 def _rejects(text: str) -> bool:
-    """``text`` (one clause) only rejects what came before it (`_EN_REJECTS`, `_ZH_REJECTS`)."""
+    """``text`` (one clause) only rejects what came before it (`_EN_REJECTS`, `_ZH_REJECTS`,
+    `_SELF_REJECTS`)."""
     low = re.sub(r"\s+", " ", canonical(text)).strip(" -—–.!")
-    return bool(_EN_REJECTS.match(low) or _ZH_REJECTS.match(low.replace(" ", "")))
+    return bool(
+        _EN_REJECTS.match(low) or _ZH_REJECTS.match(low.replace(" ", ""))
+        or _SELF_REJECTS.match(low) or _SELF_REJECTS.match(low.replace(" ", ""))
+    )
+
+
+def _opens_rejecting(cs: list[Clause]) -> bool:
+    """The sentence ``cs`` opens (after a filler: "Actually, no: …") with a clause that only rejects ("No: Y",
+    "不，Y", "Not really: Y", "That is wrong: Y"): it takes back the sentence before it. Not a sentence of a
+    single clause that carries a claim ("No parameters are learned")."""
+    k = 0
+    while k < len(cs) - 1 and _FILLER.match(re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")):
+        k += 1
+    return bool(cs) and _rejects(cs[k].text)
 
 
 def _reject_back(cs: list[Clause], end: int) -> None:
@@ -753,7 +801,7 @@ def _rejections(sentences: list[list[Clause]]) -> None:
         for k, c in enumerate(cs):
             if k and _rejects(c.text):
                 _reject_back(cs, k)
-        if last and len(cs) == 1 and _rejects(cs[0].text):
+        if last and _opens_rejecting(cs):
             _reject_back(last, len(last))
         last = cs or last
         for k, c in enumerate(cs):
@@ -783,7 +831,10 @@ def clauses(text: str) -> list[Clause]:
         parts = [p for p, _ in split]
         low = [canonical(p) for p in parts]
         fix = next((k for k, p in enumerate(low) if k and _CORRECTION.match(p)), len(parts))
-        setup = " ".join(low[:fix])
+        # the speaker's own present belief ("I think X, but …") is the speaker's claim, not a frame (M2 of
+        # review s11-r12 ch06-09), and a fronted "contrary to what people think, …" sets others' belief
+        # against the claim after it (L6): neither frames
+        setup = _OWN_BELIEF.sub(" ", " ".join(p for p in low[:fix] if not _CONTRARY.match(p.strip())))
         calls = bool(_CALLS.search(setup)) and (
             fix < len(parts) or not (_CALL_NAMES.search(setup) or any(_ENDORSE.search(p) for p in low[1:fix]))
         )
@@ -796,7 +847,9 @@ def clauses(text: str) -> list[Clause]:
             if units and dash and len(units) > 2:
                 units[-len(re.findall(r"[a-z]+", dash.group()))].post = True
             if units:
-                out.append(Clause(part, units, s, asks, framed and k < fix, mark=split[k][1]))
+                out.append(
+                    Clause(part, units, s, asks, framed and k < fix, mark=split[k][1], end=end.strip())
+                )
                 sentences[-1].append(out[-1])
     _rejections(sentences)
     return out

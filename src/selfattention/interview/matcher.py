@@ -83,6 +83,7 @@ from .language import (
     has_negation,
     phrase_units,
     phrase_units_as_written,
+    units_of,
 )
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern", "point_polarity"]
@@ -275,6 +276,7 @@ class Tell:
     patterns: tuple[str, ...]
     blocks: tuple[int, ...] = ()
     myth: str = ""
+    corrections: tuple[str, ...] = ()  # the myth's own correction (the second part of its en / zh text)
 
 
 @dataclass(frozen=True)
@@ -307,11 +309,13 @@ class MatchResult:
 
 
 def _first_clause(
-    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = ()
+    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = (),
+    retracted: Callable[[int], bool] | None = None,
 ) -> str | None:
     """The first clause (or two adjacent clauses of a sentence, for a key point) that states one of
     ``patterns``; ``points``: a key point's own statements (EN, 中文), which set each concept's polarity
-    (`point_polarity`)."""
+    (`point_polarity`); ``retracted``: for a myth, whether the speaker takes back the myth stated by clause k
+    (its own correction follows: see `_corrected`), so the search goes on after it."""
     for k, clause in enumerate(cls):
         # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
         # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
@@ -350,6 +354,8 @@ def _first_clause(
             pat = parse_pattern(src)
             polarity = point_polarity(src, tuple(points))
             if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward):
+                if retracted is not None and retracted(k):
+                    break
                 return clause.text
     if myth or WINDOW < 2:
         return None
@@ -365,6 +371,154 @@ def _first_clause(
 
 
 WINDOW = 2
+
+# A correction the speaker sets against a claim in the same breath (M1 of review s11-r12 ch06-09): a clause
+# after it in its sentence that opens with a correcting connective ("but", "actually", "in fact", "although",
+# "except", "more precisely", "rather", 但, 其实, 实际上 …, not "while" / "whereas", which set another thing
+# beside it), to the end of the sentence, and the next sentence when it opens with one ("X; in fact, Y",
+# "X. Actually, Y", "X。其实Y")
+_CORRECTS = re.compile(
+    r"^(?:but|however|yet|though|although|except|actually|in fact|in practice|in reality|rather|or rather|"
+    r"more precisely|precisely|to be precise|strictly speaking|i mean|well)\b"
+    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说)"
+)
+_NEXT_CORRECTS = re.compile(
+    r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
+    r"not really|not quite|well)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)"
+)
+_STRONG = re.compile(
+    r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite)\b"
+    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)"
+)
+_STOP = frozenset(
+    "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
+    "from so but not no there which what actually in fact also only just they them their we you one each "
+    "does do has have can will would".split()
+) | frozenset("的是了在和与也都就而它们这那一个种上中里为其实但把被对从所以因此并且就是")
+
+
+# weak evidence of a restated correction: a letter, a number or an operator word ("n", "2", "plus", "o")
+_WEAK = re.compile(r"^(?:[a-z]|\d+|plus|pow|times|div|minus|eq|lt|gt|o)$")
+
+
+def _content(texts: Sequence[str]) -> set[str]:
+    """The content units of ``texts`` (analysed as an answer is; function words, marks, letters, numbers and
+    operator words left out)."""
+    out: set[str] = set()
+    for c in (c for t in texts for c in clauses(t)):
+        units = [u.text for u in c.units]
+        out.update(
+            u for u in units
+            if u not in _STOP and not _WEAK.match(u) and not has_cjk(u)
+            and (u[:1] == "@" or any(ch.isalnum() for ch in u))
+        )
+        # a Chinese run is one character per unit: its pairs of adjacent characters carry the words
+        out.update(a + b for a, b in zip(units, units[1:], strict=False) if has_cjk(a) and has_cjk(b))
+    return out - _stop_units()
+
+
+@functools.lru_cache(maxsize=1)
+def _stop_units() -> frozenset[str]:
+    words = " ".join(sorted(w for w in _STOP if w.isascii()))
+    return frozenset(u.text for c in clauses(words) for u in c.units)
+
+
+@functools.lru_cache(maxsize=4096)
+def _correction_units(correction: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A myth's own correction: the content units of its first sentence (its core) and of all of it."""
+    by_sentence: dict[int, list[str]] = {}
+    for c in clauses(correction):
+        by_sentence.setdefault(c.sentence, []).append(c.text)
+    texts = list(by_sentence.values())
+    return frozenset(_content(texts[0] if texts else [])), frozenset(_content([t for x in texts for t in x]))
+
+
+def restates(texts: Sequence[str], corrections: Sequence[str], loose: bool = False) -> bool:
+    """``texts`` (a clause or two adjacent ones) restate one of a myth's own ``corrections``: they hold at
+    least half of the content units of its first sentence, its core (two or more, or the one it has), or
+    three or more units of the core make up 60 % of theirs or more (Chinese: pairs of adjacent characters);
+    not ``loose`` (after a bare "but"): 80 % and three or more, or four making up 80 % of theirs; a negated
+    text restates no affirmed correction."""
+    have = _content(texts)
+    negated = any(has_negation(t) for t in texts)
+    for corr in corrections:
+        core, whole = _correction_units(corr)
+        if negated and not has_negation(_first_sentence(corr)):  # "…, but not exact" restates no "exact"
+            continue
+        shared = len(core & have)
+        least, share = (2, 0.5) if loose else (3, 0.8)
+        if core and shared >= min(least, len(core)) and shared >= share * len(core):
+            return True
+        if shared >= (3 if loose else 4) and shared >= (0.6 if loose else 0.8) * len(have):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_sentence(correction: str) -> str:
+    cs = clauses(correction)
+    return " ".join(c.text for c in cs if c.sentence == cs[0].sentence) if cs else ""
+
+
+def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
+    """The clauses that correct the claim of clause ``k``, if any: from the first clause after it in its
+    sentence that opens with a correcting connective (`_CORRECTS`) to the end of the sentence, and the next
+    sentence when it opens with one or the correction carries on after a semicolon."""
+    s = cls[k].sentence
+    after = [c for c in cls[k + 1:] if c.sentence == s]
+    turn = next((m for m, c in enumerate(after) if _CORRECTS.match(canonical(c.text).strip())), len(after))
+    span = after[turn:]
+    nxt = [c for c in cls[k + 1:] if c.sentence == s + 1]
+    # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
+    # Bahdanau recomputes it at each step")
+    if nxt and (_NEXT_CORRECTS.match(canonical(nxt[0].text).strip()) or span and span[-1].end in ";；"):
+        span += nxt
+    # read without the connectives that open a clause ("but actually …"): a concept group of a key point may
+    # hold "but" itself ("… removes the n^2 memory but not the n^2 compute")
+    return [x for x in (_without_connective(c) for c in span) if x.units]
+
+
+def _without_connective(c: Clause) -> Clause:
+    """``c`` read without the correcting connectives that open it ("but actually", "although in fact",
+    "其实")."""
+    text = c.text.strip()
+    while True:
+        m = _CORRECTS.match(text.casefold()) or _NEXT_CORRECTS.match(text.casefold())
+        if not m or m.end() == 0:
+            break
+        text = text[m.end():].lstrip(" ,，、:：")
+    if text == c.text.strip():
+        return c
+    return Clause(text, units_of(text, correct=True), c.sentence, mark=c.mark)
+
+
+def _corrected(
+    cls: Sequence[Clause], k: int, tell: Tell, claims: Sequence[Sequence[str]],
+    points: Sequence[Sequence[str]],
+) -> bool:
+    """The myth that clause ``k`` states is taken back by a correction after it (`_correction_span`) that
+    ticks a key point the myth contradicts (``tell.blocks``: "ALiBi slopes are learned, but they are a fixed
+    geometric sequence") or restates the myth's own correction in a clause or two adjacent ones ("…, but it
+    computes exact attention"; `restates`). "X, but <anything else>" is still X: "FlashAttention is
+    an approximation, but it is fast", or a true point the myth does not contradict."""
+    span = _correction_span(cls, k)
+    if not span:
+        return False
+    # a key point it contradicts, only after a connective that corrects ("but actually", "in fact", "rather",
+    # "more precisely", 其实, 实际上 …): after a bare "but" / "though" a true point is usually a limitation
+    # that leaves the claim standing ("Performer computes the same result, but it uses random features")
+    opener = next(
+        (c for c in cls[k + 1:] if c.sentence >= span[0].sentence and c.text.endswith(span[0].text)), None
+    )
+    strong = opener is not None and bool(_STRONG.match(canonical(opener.text).strip()))
+    for i in tell.blocks if strong else ():
+        if i < len(claims) and _first_clause(span, claims[i], points=points[i] if i < len(points) else ()):
+            return True
+    # one clause or two adjacent ones: words of the correction scattered over a long span restate nothing
+    return bool(tell.corrections) and any(
+        restates([c.text for c in span[m:m + 2]], tell.corrections, strong) for m in range(len(span))
+    )
 
 _ONLY = re.compile(r"^(?:only|just|unless|except)\b|^(?:只|仅|除非)")
 
@@ -439,7 +593,10 @@ def check_answer(
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
     for j, tell in enumerate(tells):
-        found = _first_clause(cls, tell.patterns, myth=True)
+        def retracted(k: int, tell: Tell = tell) -> bool:
+            return _corrected(cls, k, tell, claims, points)
+
+        found = _first_clause(cls, tell.patterns, myth=True, retracted=retracted)
         if found is not None:
             stated[j] = found
             for i in tell.blocks:
