@@ -157,8 +157,6 @@ TOUCHED_NOT_FLAGGED = [
     ("mh-differential-attention", "In differential attention the rows sum to 1 − λ."),
     ("mh-differential-attention", "差分注意力每行和为 1 − λ。"),
     ("mh-differential-attention", "In differential attention the rows no longer sum to 1."),
-    # spared since the merge with the ch10-12 fixes (their own-correction !!> group on every NTK line)
-    ("pos-context-extension", "NTK 缩放把每个慢的维度对都拉回训练范围，但只有最慢的一对正好除以 s。"),
 ]
 TOUCHED_FLAGGED = [
     ("pos-context-extension", "NTK-aware scaling brings every slow pair back into the trained range."),
