@@ -87,9 +87,15 @@ from .language import (
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern", "point_polarity"]
 
-# per concept group of a pattern, per alternative: True, it must be affirmed; False, any occurrence will do
-# (a plain bool: all of them)
-Polarity = bool | Sequence[Sequence[bool]]
+# per concept group of a pattern, per alternative: True (1), it must be affirmed; False (0), any occurrence
+# will do; NEGATED (-1), it must be negated (a plain bool: all of them)
+Polarity = bool | Sequence[Sequence[int]]
+NEGATED = -1
+
+
+def _polar(affirmed: bool, polarity: int) -> bool:
+    """Does an occurrence (``affirmed`` or negated) meet ``polarity`` (1 affirmed, 0 either, NEGATED)?"""
+    return affirmed if polarity > 0 else not affirmed if polarity < 0 else True
 
 
 @dataclass(frozen=True)
@@ -146,7 +152,7 @@ class Pattern:
             return False
         found = sum(
             any(
-                ok or not (polarity if isinstance(polarity, bool) else polarity[g][a])
+                _polar(ok, polarity if isinstance(polarity, bool) else polarity[g][a])
                 for k, c in enumerate(span) for a, p in enumerate(group)
                 for _, ok in c.find(p, frozenset(licensed.get(k, ())))
             )
@@ -349,7 +355,9 @@ def _first_clause(
                 continue
             pat = parse_pattern(src)
             polarity = point_polarity(src, tuple(points))
-            if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward):
+            if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward) and (
+                myth or _negation_kept([clause], src, points, cls)
+            ):
                 return clause.text
     if myth or WINDOW < 2:
         return None
@@ -359,7 +367,9 @@ def _first_clause(
         if a.sentence != b.sentence:
             continue
         for src in patterns:
-            if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))):
+            if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))) and _negation_kept(
+                (a, b), src, points, cls
+            ):
                 return f"{a.text}, {b.text}"
     return None
 
@@ -391,22 +401,91 @@ def _names_condition(source: str) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
-def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[bool, ...], ...]:
-    """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), or will a
-    negated occurrence do as well (False)? Set by the key point's own statements (``points``, EN and 中文).
-    A concept the point states negated ("no learnable parameters": the parameters may be "not learned"), or
-    in a clause of its own that holds a negation (not a mere "unless" / 除非), which the crude scope of a
-    negation cannot pin on one concept ("a head cannot attend to nothing", "Columns are not constrained to
-    sum to 1"), may be negated; an alternative the point does not name goes with its group's others. Any
-    other concept, one the point affirms in a clause without a negation, must be affirmed: a key point that
-    carries a negation elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the
-    KV heads unless they are replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on
-    the batch", "P is not limited by the key/value heads"). Before, a key point with any negation word in
-    its text was matched with no polarity at all. The claim's own negation (a ``~`` group, or one written
-    in a concept group: "no @mean") negates nothing here either."""
+def point_negated(source: str, points: tuple[str, ...] = ()) -> bool:
+    """The key point's truth is a negation for pattern ``source``: the pattern matches the point's own
+    statements (EN, 中文; a clause, or two adjacent ones of a sentence) and each match there needs a negation
+    (`_needs_negation`: "past keys and values never change", "the cache does not grow", "列的和不受约束").
+    Then the answer must hold one too: the point typed back without its negation ("past keys and values
+    change") is its reversal, which a word-bag pattern ("3 of: @key | @value | past | never chang") cannot
+    tell. A statement that holds a negation the pattern does not need ("Self-attention takes Q, K, V from one
+    sequence with no causal mask": "@query + one sequence") asks for none."""
+    pat = parse_pattern(source)
+    spans = 0
+    polarity = point_polarity(source, points)
+    for text in points:
+        cls = clauses(text) if text.strip() else []
+        for k in range(len(cls)):
+            pair = cls[k:k + 2] if k + 1 < len(cls) and cls[k].sentence == cls[k + 1].sentence else None
+            for span in ([cls[k]], pair):
+                if span and pat.match_span(span, polarity):
+                    if not _needs_negation(pat, span):
+                        return False
+                    spans += 1
+    return spans > 0
+
+
+def _needs_negation(pat: Pattern, span: Sequence[Clause]) -> bool:
+    """``pat`` matches ``span`` only through a negation: a concept group found there only negated or only in
+    a phrase that holds a negation ("never chang", "no local"); in a "K of" pattern, any group so found (the
+    point's negation is one of the concepts it counts)."""
+    clean_groups = 0
+    for group in pat.groups:
+        clean = negy = False
+        for c in span:
+            for p in group:
+                for i, ok in c.find(p):
+                    own = any(u.neg for u in c.units[i:i + len(p)])
+                    # outside a "K of" bag only a phrase written with its negation counts: a negation's
+                    # crude scope reaches past its concept ("detect rows with no allowed key and output zeros")
+                    if own or not ok and pat.at_least:
+                        negy = True
+                    else:
+                        clean = True
+        if pat.at_least and negy or not pat.at_least and not clean:
+            return True
+        clean_groups += clean
+    return clean_groups < (pat.at_least or len(pat.groups))
+
+
+def _negation_kept(span: Sequence[Clause], source: str, points: Sequence[str], cls: Sequence[Clause]) -> bool:
+    """``span`` of an answer (clauses ``cls``) may tick with pattern ``source``: its sentence holds a negation
+    where the key point's truth is one (`point_negated`), and no rejection takes it back ("X. That is
+    false.", "…, which is wrong"), unless the point is itself such a rejection."""
+    pts = tuple(points)
+    if any(c.rejected for c in span) and not _point_rejects(pts):
+        return False
+    if not point_negated(source, pts):
+        return True
+    sentences = {c.sentence for c in span}
+    return any(has_negation(c.text) for c in cls if c.sentence in sentences)
+
+
+@functools.lru_cache(maxsize=4096)
+def _point_rejects(points: tuple[str, ...]) -> bool:
+    """A statement of the key point is itself a rejection ("…，是一个错误")."""
+    return any(c.rejected for text in points if text.strip() for c in clauses(text))
+
+
+@functools.lru_cache(maxsize=16384)
+def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[int, ...], ...]:
+    """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), will a
+    negated occurrence do as well (False), or must it be negated (NEGATED)? Set by the key point's own
+    statements (``points``, EN and 中文). A concept the point states negated in each of its statements that
+    name it ("past keys and values never change", "the cache does not grow", "no W_O can recover it") must be
+    negated: the point typed back without its negation ("past keys and values change") is its reversal. A
+    concept in a clause of its own that holds a negation (not a mere "unless" / 除非) but that the negation does
+    not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another affirms, may
+    be negated; an alternative the point does not name may be negated too when its group's others are (it may
+    say the same thing affirmatively: "stays the same size" for "does not grow"). Any other concept, one the
+    point affirms in a clause without a negation, must be affirmed: a key point that carries a negation
+    elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the KV heads unless they are
+    replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on the batch", "P is not limited
+    by the key/value heads"). The claim's own negation (a ``~`` group, or one written in a concept group: "no
+    @mean") negates nothing here either, so a concept it licenses is affirmed, as in the answer."""
     pat = parse_pattern(source)
     seen = [[False] * len(group) for group in pat.groups]
     negated = [[False] * len(group) for group in pat.groups]
+    affirmed = [[False] * len(group) for group in pat.groups]  # in a statement, an affirmed occurrence
     for text in points:
         for c in clauses(text) if text.strip() else []:
             lic = frozenset((pat.licensed([c]) or {}).get(0, ()))
@@ -416,9 +495,14 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[boo
                     found = c.find(p, lic)
                     seen[g][a] = seen[g][a] or bool(found)
                     negated[g][a] = negated[g][a] or bool(found) and (loose or not all(ok for _, ok in found))
+                    affirmed[g][a] = affirmed[g][a] or any(ok for _, ok in found)
     # an alternative the point does not name is read as its group's others ("并不代表 … 用上": "不等于")
     return tuple(
-        tuple(not (negated[g][a] or not seen[g][a] and any(negated[g])) for a in range(len(group)))
+        tuple(
+            NEGATED if seen[g][a] and not affirmed[g][a]
+            else int(not (negated[g][a] or not seen[g][a] and any(negated[g])))
+            for a in range(len(group))
+        )
         for g, group in enumerate(pat.groups)
     )
 
