@@ -435,8 +435,8 @@ def _needs_negation(pat: Pattern, span: Sequence[Clause]) -> bool:
             for p in group:
                 for i, ok in c.find(p):
                     own = any(u.neg for u in c.units[i:i + len(p)])
-                    # outside a "K of" bag only a phrase written with its negation counts: a negation's
-                    # crude scope reaches past its concept ("detect rows with no allowed key and output zeros")
+                    # outside a "K of" bag only a phrase written with its negation counts: a negation's crude
+                    # scope reaches past its concept ("detect rows with no allowed key and output zeros")
                     if own or not ok and pat.at_least:
                         negy = True
                     else:
@@ -473,8 +473,8 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[int
     statements (``points``, EN and 中文). A concept the point states negated in each of its statements that
     name it ("past keys and values never change", "the cache does not grow", "no W_O can recover it") must be
     negated: the point typed back without its negation ("past keys and values change") is its reversal. A
-    concept in a clause of its own that holds a negation (not a mere "unless" / 除非) but that the negation does
-    not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another affirms, may
+    concept in a clause of its own that holds a negation (not a mere "unless" / 除非) but that the negation
+    does not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another affirms, may
     be negated; an alternative the point does not name may be negated too when its group's others are (it may
     say the same thing affirmatively: "stays the same size" for "does not grow"). Any other concept, one the
     point affirms in a clause without a negation, must be affirmed: a key point that carries a negation
