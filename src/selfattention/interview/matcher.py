@@ -474,9 +474,10 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[int
     name it ("past keys and values never change", "the cache does not grow", "no W_O can recover it") must be
     negated: the point typed back without its negation ("past keys and values change") is its reversal. A
     concept in a clause of its own that holds a negation (not a mere "unless" / 除非) but that the negation
-    does not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another affirms, may
-    be negated; an alternative the point does not name may be negated too when its group's others are (it may
-    say the same thing affirmatively: "stays the same size" for "does not grow"). Any other concept, one the
+    does not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another
+    affirms, may be negated; an alternative the point does not name may be negated too when its group's
+    others are (it may say the same thing affirmatively: "stays the same size" for "does not grow"); where the
+    negation itself is the claim, `point_negated` asks the answer for one. Any other concept, one the
     point affirms in a clause without a negation, must be affirmed: a key point that carries a negation
     elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the KV heads unless they are
     replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on the batch", "P is not limited
