@@ -31,7 +31,6 @@ NOT_TICKING = [
     ('mask-target-attention', 4, 'DIN keeps the softmax so the weights sum to 1.'),
     # 0105p5
     ('flow-why-softmax', 1, 'The output scale grows with the sequence length.'),
-    ('qkv-no-projection', 0, 'Without projections everything in the attention layer is learned.'),
     ('mask-target-attention', 4, 'DIN keeps the softmax so the weights must sum to 1.'),
     ('flow-why-softmax', 1, '输出尺度随序列长度增长。'),
     # 0105r11N4

@@ -87,15 +87,9 @@ from .language import (
 
 __all__ = ["MatchResult", "Pattern", "Tell", "check_answer", "has_cjk", "parse_pattern", "point_polarity"]
 
-# per concept group of a pattern, per alternative: True (1), it must be affirmed; False (0), any occurrence
-# will do; NEGATED (-1), it must be negated (a plain bool: all of them)
-Polarity = bool | Sequence[Sequence[int]]
-NEGATED = -1
-
-
-def _polar(affirmed: bool, polarity: int) -> bool:
-    """Does an occurrence (``affirmed`` or negated) meet ``polarity`` (1 affirmed, 0 either, NEGATED)?"""
-    return affirmed if polarity > 0 else not affirmed if polarity < 0 else True
+# per concept group of a pattern, per alternative: True, it must be affirmed; False, any occurrence will do
+# (a plain bool: all of them)
+Polarity = bool | Sequence[Sequence[bool]]
 
 
 @dataclass(frozen=True)
@@ -152,7 +146,7 @@ class Pattern:
             return False
         found = sum(
             any(
-                _polar(ok, polarity if isinstance(polarity, bool) else polarity[g][a])
+                ok or not (polarity if isinstance(polarity, bool) else polarity[g][a])
                 for k, c in enumerate(span) for a, p in enumerate(group)
                 for _, ok in c.find(p, frozenset(licensed.get(k, ())))
             )
@@ -467,26 +461,23 @@ def _point_rejects(points: tuple[str, ...]) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
-def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[int, ...], ...]:
-    """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), will a
-    negated occurrence do as well (False), or must it be negated (NEGATED)? Set by the key point's own
-    statements (``points``, EN and 中文). A concept the point states negated in each of its statements that
-    name it ("past keys and values never change", "the cache does not grow", "no W_O can recover it") must be
-    negated: the point typed back without its negation ("past keys and values change") is its reversal. A
-    concept in a clause of its own that holds a negation (not a mere "unless" / 除非) but that the negation
-    does not reach ("a head cannot attend to nothing": "head"), or one a statement negates and another
-    affirms, may be negated; an alternative the point does not name may be negated too when its group's
-    others are (it may say the same thing affirmatively: "stays the same size" for "does not grow"); where the
-    negation itself is the claim, `point_negated` asks the answer for one. Any other concept, one the
-    point affirms in a clause without a negation, must be affirmed: a key point that carries a negation
-    elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the KV heads unless they are
-    replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on the batch", "P is not limited
-    by the key/value heads"). The claim's own negation (a ``~`` group, or one written in a concept group: "no
-    @mean") negates nothing here either, so a concept it licenses is affirmed, as in the answer."""
+def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[bool, ...], ...]:
+    """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), or will a
+    negated occurrence do as well (False)? Set by the key point's own statements (``points``, EN and 中文).
+    A concept the point states negated ("no learnable parameters": the parameters may be "not learned"), or
+    in a clause of its own that holds a negation (not a mere "unless" / 除非), which the crude scope of a
+    negation cannot pin on one concept ("a head cannot attend to nothing", "Columns are not constrained to
+    sum to 1"), may be negated; an alternative the point does not name goes with its group's others. Any
+    other concept, one the point affirms in a clause without a negation, must be affirmed: a key point that
+    carries a negation elsewhere ("BatchNorm depends on the batch …; 解码时用不了", "P is bounded by the
+    KV heads unless they are replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on
+    the batch", "P is not limited by the key/value heads"). Before, a key point with any negation word in
+    its text was matched with no polarity at all. The claim's own negation (a ``~`` group, or one written
+    in a concept group: "no @mean") negates nothing here either. Where the negation is itself the claim
+    ("past keys and values never change"), `point_negated` asks the answer's sentence for one."""
     pat = parse_pattern(source)
     seen = [[False] * len(group) for group in pat.groups]
     negated = [[False] * len(group) for group in pat.groups]
-    affirmed = [[False] * len(group) for group in pat.groups]  # in a statement, an affirmed occurrence
     for text in points:
         for c in clauses(text) if text.strip() else []:
             lic = frozenset((pat.licensed([c]) or {}).get(0, ()))
@@ -496,13 +487,10 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[int
                     found = c.find(p, lic)
                     seen[g][a] = seen[g][a] or bool(found)
                     negated[g][a] = negated[g][a] or bool(found) and (loose or not all(ok for _, ok in found))
-                    affirmed[g][a] = affirmed[g][a] or any(ok for _, ok in found)
     # an alternative the point does not name is read as its group's others ("并不代表 … 用上": "不等于")
     return tuple(
         tuple(
-            NEGATED if seen[g][a] and not affirmed[g][a]
-            else int(not (negated[g][a] or not seen[g][a] and any(negated[g])))
-            for a in range(len(group))
+            not (negated[g][a] or not seen[g][a] and any(negated[g])) for a in range(len(group))
         )
         for g, group in enumerate(pat.groups)
     )
