@@ -58,6 +58,17 @@ NOT_TICKING = [
     ('dva-dot-vs-additive', 1, 'Both are O(n^2 d) asymptotically. That is false.'),
     ('dva-cost', 2, 'Vectorised additive attention materialises an n by m by d_a tensor. That is false.'),
     ('dva-cost', 3, 'Dot-product scores are one matrix multiply of 2 n m d_k FLOPs with an n by m result. That is false.'),
+    # round 2 (a "K of" bag holding a written negation, in either language, asks for one)
+    ('mask-padding-variable-length', 2, 'Real tokens attend to padding unless it is at the end.'),
+    ('mask-kv-cache', 0, 'Past keys and values change under a causal mask.'),
+    ('mask-target-attention', 4, 'DIN 保留 softmax，权重和为 1。'),
+    ('mask-kv-cache', 0, 'Under a causal mask the keys and values of past tokens change.'),
+    ('mask-kv-cache', 0, '因果掩码下过去 token 的 key 和 value 会改变。'),
+    ('mask-kv-cache', 0, 'The keys and values of past tokens change at every step.'),
+    ('mask-kv-cache', 0, 'Past keys and values must be updated every step, even under a causal mask.'),
+    ('tf-modern-block', 4, 'Every linear layer has a bias and the output head is tied to the embedding.'),
+    ('tf-embeddings-tying', 4, 'Every model ties the weights, including Llama 2 7B and Llama 3 8B.'),
+    ('mask-kv-cache', 0, "Past tokens' keys and values change under a causal mask."),
     # own near misses
     ('flow-why-softmax', 1, 'The output scale grows as the sequence gets longer.'),
     ('bias-alibi', 2, "ALiBi's slopes form a geometric sequence. That is false."),

@@ -422,6 +422,8 @@ def _needs_negation(pat: Pattern, span: Sequence[Clause]) -> bool:
     """``pat`` matches ``span`` only through a negation: a concept group found there only negated or only in
     a phrase that holds a negation ("never chang", "no local"); in a "K of" pattern, any group so found (the
     point's negation is one of the concepts it counts)."""
+    if pat.at_least and any(has_negation(" ".join(p)) for group in pat.groups for p in group):
+        return True  # the bag counts the point's negation as one of its concepts (the other language's too)
     clean_groups = 0
     for group in pat.groups:
         clean = negy = False
