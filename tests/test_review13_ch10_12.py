@@ -414,12 +414,12 @@ N6_MORE = [
     ('tf-modern-block', 3, 'Grouped-query attention shares key-value heads among query heads and shrinks the KV cache.'),
 ]
 
-# N-1 reversals that still tick (5 of 51; 31 ticked before): word-bag claims with no sound exclusion.
+# N-1 reversals that still tick (4 of 51; 31 ticked before): word-bag claims with no sound exclusion
+# (pos-extrapolation KP0 'extrapolates to unseen positions' no longer ticks: matcher.point_negated, review16).
 N1_OPEN = [
     ('tf-pre-post-ln', 4, "The cost of post-LN is a growing stream, so later layers' updates are relatively small."),
     ('tf-why-decoder-only', 3, 'Wang et al. (2022) found non-causal models best zero-shot after pre-training and causal decoders best after multitask fine-tuning.'),
     ('pos-rope-how', 1, 'theta_i = base^(2i/d), growing from slow to fast pairs.'),
-    ('pos-extrapolation', 0, 'A learned absolute table extrapolates to unseen positions.'),
     ('scale-sliding-window', 1, "The rolling buffer's memory grows with the sequence length."),
 ]
 

@@ -353,7 +353,9 @@ def _first_clause(
                 continue
             pat = parse_pattern(src)
             polarity = point_polarity(src, tuple(points))
-            if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward):
+            if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward) and (
+                myth or _negation_kept([clause], src, points, cls)
+            ):
                 if retracted is not None and retracted(k):
                     break
                 return clause.text
@@ -365,7 +367,9 @@ def _first_clause(
         if a.sentence != b.sentence:
             continue
         for src in patterns:
-            if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))):
+            if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))) and _negation_kept(
+                (a, b), src, points, cls
+            ):
                 return f"{a.text}, {b.text}"
     return None
 
@@ -545,6 +549,74 @@ def _names_condition(source: str) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
+def point_negated(source: str, points: tuple[str, ...] = ()) -> bool:
+    """The key point's truth is a negation for pattern ``source``: the pattern matches the point's own
+    statements (EN, 中文; a clause, or two adjacent ones of a sentence) and each match there needs a negation
+    (`_needs_negation`: "past keys and values never change", "the cache does not grow", "列的和不受约束").
+    Then the answer must hold one too: the point typed back without its negation ("past keys and values
+    change") is its reversal, which a word-bag pattern ("3 of: @key | @value | past | never chang") cannot
+    tell. A statement that holds a negation the pattern does not need ("Self-attention takes Q, K, V from one
+    sequence with no causal mask": "@query + one sequence") asks for none."""
+    pat = parse_pattern(source)
+    spans = 0
+    polarity = point_polarity(source, points)
+    for text in points:
+        cls = clauses(text) if text.strip() else []
+        for k in range(len(cls)):
+            pair = cls[k:k + 2] if k + 1 < len(cls) and cls[k].sentence == cls[k + 1].sentence else None
+            for span in ([cls[k]], pair):
+                if span and pat.match_span(span, polarity):
+                    if not _needs_negation(pat, span):
+                        return False
+                    spans += 1
+    return spans > 0
+
+
+def _needs_negation(pat: Pattern, span: Sequence[Clause]) -> bool:
+    """``pat`` matches ``span`` only through a negation: a concept group found there only negated or only in
+    a phrase that holds a negation ("never chang", "no local"); in a "K of" pattern, any group so found (the
+    point's negation is one of the concepts it counts)."""
+    if pat.at_least and any(has_negation(" ".join(p)) for group in pat.groups for p in group):
+        return True  # the bag counts the point's negation as one of its concepts (the other language's too)
+    clean_groups = 0
+    for group in pat.groups:
+        clean = negy = False
+        for c in span:
+            for p in group:
+                for i, ok in c.find(p):
+                    own = any(u.neg for u in c.units[i:i + len(p)])
+                    # outside a "K of" bag only a phrase written with its negation counts: a negation's crude
+                    # scope reaches past its concept ("detect rows with no allowed key and output zeros")
+                    if own or not ok and pat.at_least:
+                        negy = True
+                    else:
+                        clean = True
+        if pat.at_least and negy or not pat.at_least and not clean:
+            return True
+        clean_groups += clean
+    return clean_groups < (pat.at_least or len(pat.groups))
+
+
+def _negation_kept(span: Sequence[Clause], source: str, points: Sequence[str], cls: Sequence[Clause]) -> bool:
+    """``span`` of an answer (clauses ``cls``) may tick with pattern ``source``: its sentence holds a negation
+    where the key point's truth is one (`point_negated`), and no rejection takes it back ("X. That is
+    false.", "…, which is wrong"), unless the point is itself such a rejection."""
+    pts = tuple(points)
+    if any(c.rejected for c in span) and not _point_rejects(pts):
+        return False
+    if not point_negated(source, pts):
+        return True
+    sentences = {c.sentence for c in span}
+    return any(has_negation(c.text) for c in cls if c.sentence in sentences)
+
+
+@functools.lru_cache(maxsize=4096)
+def _point_rejects(points: tuple[str, ...]) -> bool:
+    """A statement of the key point is itself a rejection ("…，是一个错误")."""
+    return any(c.rejected for text in points if text.strip() for c in clauses(text))
+
+
+@functools.lru_cache(maxsize=16384)
 def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[bool, ...], ...]:
     """Per concept group of pattern ``source`` and per alternative: must an answer affirm it (True), or will a
     negated occurrence do as well (False)? Set by the key point's own statements (``points``, EN and 中文).
@@ -557,7 +629,8 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[boo
     KV heads unless they are replicated") is not ticked by its own reversal ("BatchNorm doesn't depend on
     the batch", "P is not limited by the key/value heads"). Before, a key point with any negation word in
     its text was matched with no polarity at all. The claim's own negation (a ``~`` group, or one written
-    in a concept group: "no @mean") negates nothing here either."""
+    in a concept group: "no @mean") negates nothing here either. Where the negation is itself the claim
+    ("past keys and values never change"), `point_negated` asks the answer's sentence for one."""
     pat = parse_pattern(source)
     seen = [[False] * len(group) for group in pat.groups]
     negated = [[False] * len(group) for group in pat.groups]
@@ -572,7 +645,9 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[boo
                     negated[g][a] = negated[g][a] or bool(found) and (loose or not all(ok for _, ok in found))
     # an alternative the point does not name is read as its group's others ("并不代表 … 用上": "不等于")
     return tuple(
-        tuple(not (negated[g][a] or not seen[g][a] and any(negated[g])) for a in range(len(group)))
+        tuple(
+            not (negated[g][a] or not seen[g][a] and any(negated[g])) for a in range(len(group))
+        )
         for g, group in enumerate(pat.groups)
     )
 
