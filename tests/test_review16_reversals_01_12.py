@@ -19,7 +19,8 @@ tick.
 
 from __future__ import annotations
 
-from checker_support import keypoint_tests
+import pytest
+from checker_support import card_map, keypoint_tests
 
 NOT_TICKING = [
     # 0105p3
@@ -300,3 +301,44 @@ TICKING = [
 ]
 
 test_reversal_does_not_tick, test_paraphrase_still_ticks = keypoint_tests(NOT_TICKING, TICKING)
+
+
+# The re-reviews at 10968c7 (ch01-05 M-1, ch10-12 N-M1): a key point whose truth is a negation still ticks when the
+# answer says it affirmatively ("stay fixed", "frozen", "untied", "bias-free", 固定, 独立); its plain reversal
+# still does not. Modal words ("must", "has to") are not taken as such: "Past keys and values must be updated
+# every step" is a reversal, so "a head has to put its attention somewhere" (flow-attention-sink) stays open
+AFFIRMED_NEGATIONS = [
+    ("mask-kv-cache", 0, "Under a causal mask the keys and values of past tokens stay fixed."),
+    ("mask-kv-cache", 0, "Under a causal mask the past keys and values remain the same."),
+    ("mask-kv-cache", 0, "Once computed, past keys and values are frozen, since a causal mask hides the future from them."),
+    ("mask-kv-cache", 0, "因果掩码下，过去 token 的 K 和 V 是固定的。"),
+    ("mask-kv-cache", 0, "Past keys and values are unchanged under a causal mask."),
+    ("tf-modern-block", 4, "No biases; an untied output head."),
+    ("tf-modern-block", 4, "The linear layers are bias-free and the output head is separate from the embedding."),
+    ("tf-embeddings-tying", 4, "Llama 2 7B 和 Llama 3 8B 的输出矩阵是独立的。"),
+    ("tf-embeddings-tying", 4, "Tying is optional: Llama 2 7B and Llama 3 8B have an untied output matrix."),
+    ("tf-pre-post-ln", 1, "At initialization the gradients near the output of a post-LN model are big and stay big as depth grows."),
+]
+STILL_REVERSED = [
+    ("mask-kv-cache", 0, "Under a causal mask the keys and values of past tokens change."),
+    ("mask-kv-cache", 0, "Under a causal mask the keys and values of past tokens change at every step."),
+]
+
+
+@pytest.mark.parametrize("card, point, text", AFFIRMED_NEGATIONS)
+def test_negation_said_affirmatively_ticks(card, point, text):
+    assert point in card_map()[card].check(text).covered, text
+
+
+@pytest.mark.parametrize("card, point, text", STILL_REVERSED)
+def test_reversal_without_any_negation_still_does_not_tick(card, point, text):
+    assert point not in card_map()[card].check(text).covered, text
+
+
+@pytest.mark.parametrize("card", ["tf-modern-block", "tf-embeddings-tying"])
+def test_own_short_answers_tick_the_negation_worded_point(card):
+    c = card_map()[card]
+    for lang in ("en", "zh"):
+        if card == "tf-embeddings-tying" and lang == "en":
+            continue  # its English short answer ticked 4 of 5 at f3db431 too (KP4 is stated in the spoken answer)
+        assert 4 in c.check(c.short[lang]).covered, (card, lang)
