@@ -607,17 +607,17 @@ def _negation_kept(span: Sequence[Clause], source: str, points: Sequence[str], c
     if not point_negated(source, pts):
         return True
     sentences = {c.sentence for c in span}
-    # the negation may be said affirmatively: "stay fixed", "remain the same", "frozen", "untied",
-    # "bias-free", "has to attend somewhere", 固定, 独立 (re-reviews at 10968c7, ch01-05 M-1 and ch10-12 N-M1)
-    return any(
-        has_negation(c.text) or _SAID_AFFIRMATIVELY.search(c.text.lower())
-        for c in cls if c.sentence in sentences
+    # the negation may be said affirmatively in the clause that states the point: "stay fixed", "remain the
+    # same", "frozen", "untied", "bias-free", 固定, 独立 (re-reviews at 10968c7: ch01-05 M-1, ch10-12 N-M1);
+    # not in another clause ("… change, while the weights stay fixed": review rv6f M-1)
+    return any(has_negation(c.text) for c in cls if c.sentence in sentences) or any(
+        _SAID_AFFIRMATIVELY.search(c.text.lower()) for c in span
     )
 
 
 _SAID_AFFIRMATIVELY = re.compile(
-    r"\b(?:stays?|stayed|remains?|remained|fixed|frozen|unchanged|constant|bounded|bias-free|untied|separate|"
-    r"independent)\b|固定|恒定|独立"
+    r"\b(?:stays?|stayed|remains?|remained|fixed|frozen|unchanged|bias-free|untied|separate|independent)\b"
+    r"|固定|恒定|独立"
 )
 
 
