@@ -9,7 +9,13 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from selfattention import attention_steps, causal_mask, scaled_dot_product_attention, softmax
+from selfattention import (
+    MultiHeadAttention,
+    attention_steps,
+    causal_mask,
+    scaled_dot_product_attention,
+    softmax,
+)
 
 ATOL = {torch.float32: 1e-5, torch.float64: 1e-10}
 
@@ -262,3 +268,21 @@ def test_an_empty_key_set_is_rejected_at_the_door(return_weights: bool) -> None:
     q, k, v = torch.randn(2, 3, 4), torch.randn(2, 0, 4), torch.randn(2, 0, 5)
     with pytest.raises(ValueError, match="at least one key"):
         scaled_dot_product_attention(q, k, v, return_weights=return_weights)
+
+
+def test_a_one_dimensional_key_mask_works_on_both_paths_and_in_the_layer() -> None:
+    """A (n_k,) key mask, which `check_mask` and the docs accept, gives the same output on the fast path as on
+    the readable one and as PyTorch with the mask broadcast to (1, n_k); the fast path raised
+    IndexError (review s12-c-ch01-05 L-1)."""
+    g = torch.Generator().manual_seed(0)
+    q = torch.randn(2, 3, 5, 4, generator=g, dtype=torch.float64)
+    k = torch.randn(2, 3, 7, 4, generator=g, dtype=torch.float64)
+    v = torch.randn(2, 3, 7, 6, generator=g, dtype=torch.float64)
+    m = torch.tensor([1, 1, 1, 0, 0, 1, 0], dtype=torch.bool)
+    fast = scaled_dot_product_attention(q, k, v, mask=m)
+    readable, _ = scaled_dot_product_attention(q, k, v, mask=m, return_weights=True)
+    ref = F.scaled_dot_product_attention(q, k, v, attn_mask=m[None, :])
+    assert torch.allclose(fast, ref, atol=1e-12) and torch.allclose(readable, ref, atol=1e-12)
+    layer = MultiHeadAttention(8, 2).double()
+    x = torch.randn(1, 7, 8, generator=g, dtype=torch.float64)
+    assert torch.allclose(layer(x, mask=m), layer(x, mask=m[None, :]), atol=1e-12)

@@ -3,10 +3,12 @@
 Scope: the attention core of one layer (scores q k^T and the weighted sum A v, a multiply-add = 2 FLOPs as in
 ``FlopCounterMode``), without the projections, softmax or masking. Bytes: the tensors the core reads (q, the
 keys and values, or MLA's latent cache) and writes (the output), each once: the least traffic any kernel can
-have, so the intensity is an upper bound (the ideal). FlashAttention never writes the n_q x n_k weights but
-streams K and V once per query block (Theta(n^2 d^2 / M) HBM accesses, Dao 2022 Thm 2); a real prefill kernel
-approaches the ideal only through on-chip and L2 reuse (without it the intensity is about the query-block
-height B_r, see ``streamed_prefill_intensity``). Prefill is counted without causal skipping (full n x n).
+have, so the intensity is an upper bound (the ideal). FlashAttention never writes the n_q x n_k weights and
+makes Theta(n^2 d^2 / M) HBM accesses (Dao 2022 Thm 2); the loop order modelled here, FlashAttention-2's,
+streams K and V once per query block (the first paper's loops over K/V blocks outside and re-reads Q and O);
+a real prefill kernel approaches the ideal only through on-chip and L2 reuse (without it the intensity is
+about the query-block height B_r, see ``streamed_prefill_intensity``). Prefill is counted without causal
+skipping (full n x n).
 """
 
 from __future__ import annotations
