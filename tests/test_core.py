@@ -13,6 +13,7 @@ from selfattention import (
     MultiHeadAttention,
     attention_steps,
     causal_mask,
+    grouped_query_attention,
     scaled_dot_product_attention,
     softmax,
 )
@@ -286,3 +287,10 @@ def test_a_one_dimensional_key_mask_works_on_both_paths_and_in_the_layer() -> No
     layer = MultiHeadAttention(8, 2).double()
     x = torch.randn(1, 7, 8, generator=g, dtype=torch.float64)
     assert torch.allclose(layer(x, mask=m), layer(x, mask=m[None, :]), atol=1e-12)
+    # the grouped-query path too (review s12-v-ch01-05: it still raised after the first fix)
+    gqa = MultiHeadAttention(8, 4, num_kv_heads=2).double()
+    assert torch.allclose(gqa(x, mask=m), gqa(x, mask=m[None, :]), atol=1e-12)
+    kg, vg = k[:, :1], v[:, :1]  # one K/V head for the three query heads
+    got = grouped_query_attention(q, kg, vg, mask=m)
+    ref = F.scaled_dot_product_attention(q, kg.expand_as(k), vg.expand_as(v), attn_mask=m[None, :])
+    assert torch.allclose(got, ref, atol=1e-12)
