@@ -294,3 +294,11 @@ def test_a_one_dimensional_key_mask_works_on_both_paths_and_in_the_layer() -> No
     got = grouped_query_attention(q, kg, vg, mask=m)
     ref = F.scaled_dot_product_attention(q, kg.expand_as(k), vg.expand_as(v), attn_mask=m[None, :])
     assert torch.allclose(got, ref, atol=1e-12)
+    # a 0-D mask (all or nothing) too (review s12-f-ch01-09 L-N5: IndexError on every fast path)
+    for flag in (True, False):
+        m0 = torch.tensor(flag)
+        want = F.scaled_dot_product_attention(q, k, v) if flag else torch.zeros_like(fast)
+        assert torch.allclose(scaled_dot_product_attention(q, k, v, mask=m0), want, atol=1e-12)
+        slow, _ = scaled_dot_product_attention(q, k, v, mask=m0, return_weights=True)
+        assert torch.allclose(slow, want, atol=1e-12)
+        assert torch.allclose(gqa(x, mask=m0), gqa(x, mask=m0.reshape(1, 1)), atol=1e-12)

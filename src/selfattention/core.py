@@ -143,8 +143,8 @@ def _fast_attention(
     batch: tuple[int, ...],
 ) -> torch.Tensor:
     """Delegate to ``F.scaled_dot_product_attention``; fully masked rows run unmasked, then are zeroed."""
-    if mask is not None and mask.ndim == 1:
-        mask = mask.unsqueeze(0)  # (n_k,) -> (1, n_k): one key mask for every query, as the readable path
+    if mask is not None and mask.ndim < 2:
+        mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # () -> (1, 1), (n_k,) -> (1, n_k)
     if q.shape[:-2] != batch:
         q = q.expand(*batch, *q.shape[-2:])  # (..., n_q, d_k)
     if k.shape[:-2] != batch:

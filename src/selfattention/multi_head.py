@@ -98,8 +98,8 @@ def _grouped_query_attention(
 ) -> torch.Tensor:
     """`grouped_query_attention` without the input checks (for callers that checked at their door)."""
     row_ok = None
-    if mask is not None and mask.ndim == 1:
-        mask = mask.unsqueeze(0)  # (n_k,) -> (1, n_k): one key mask for every query
+    if mask is not None and mask.ndim < 2:
+        mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # () -> (1, 1), (n_k,) -> (1, n_k)
     if mask is not None:
         row_ok = mask.any(dim=-1, keepdim=True)  # (..., n_q, 1): does the query see any key?
         if bool(row_ok.all()):
