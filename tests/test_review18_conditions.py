@@ -5,7 +5,10 @@ exact."). Their conditions (a plain average, a relaxed acceptance rule, the same
 as `!` / `!!` groups, which do not look into an "if …" clause before the claim, so "If the merge drops the lse
 weights, ring attention is not exact." was flagged, and appended to a card's own complete spoken answer it blocked a
 key point on 9 cards (17 of 18 answers; 0 of 18 before ce58627). Now those groups are `!!!` conditions, and a
-stated "if / unless / as long as / 如果 / 除非 / 只要" condition before the claim vetoes the denial.
+stated "if / unless / as long as / when / 如果 / 除非 / 只要 / 只有 / 的话" condition before the claim vetoes the
+denial, unless it is a speaker's hedge ("If you ask me", "如果我没记错") or a concession ("even if", "即使")
+(review s12-chk-verify). Left: a myth put in conditional form ("If you split the keys, the merge is not exact.")
+is now missed (20 of 49 probes of that review).
 """
 
 from __future__ import annotations
@@ -38,9 +41,19 @@ CONDITIONED = [  # the reviewer's rows (EN, 中文), then fresh ones with other 
     ("block-ffn-activations", "If you keep d_ff at 4d, SwiGLU does not keep the parameter count."),
     ("scale-flash-decoding", "除非按 log-sum-exp 加权合并，否则切分 key 就不精确。"),
     ("scale-prefill-decode", "If hundreds of short requests share each weight read, decoding is no longer memory-bound."),
+    # when / 的话 / 只有…才 conditions (review s12-chk-verify, the rest of HIGH-1)
+    ("parallel-split-attention", "When the merge ignores the running maximum, ring attention is not exact."),
+    ("decoding-speculative", "只有放宽接受规则的话，投机解码才不精确。"),
+    ("scale-flash-decoding", "When the chunks are averaged without their log-sum-exp weights, split-K decoding is not exact."),
+    ("block-ffn-activations", "When d_ff stays at 4d, SwiGLU does not keep the parameter count."),
 ]
 
-DENIED = [  # the same denials with no condition still state the myth
+DENIED = [  # the same denials with no condition, or after a speaker's hedge or a concession, still state the myth
+    ("parallel-split-attention", "If you ask me, ring attention is not exact."),
+    ("parallel-split-attention", "如果我没记错，环形注意力不精确。"),
+    ("parallel-split-attention", "Even if it scales to long contexts, ring attention is not exact."),
+    ("decoding-speculative", "Unless I am mistaken, speculative decoding is not exact."),
+    ("scale-prefill-decode", "即使上下文很长，解码也不是带宽受限的。"),
     ("parallel-split-attention", "Ring attention is not exact."),
     ("parallel-split-attention", "环形注意力不精确。"),
     ("decoding-speculative", "Speculative decoding is not exact."),

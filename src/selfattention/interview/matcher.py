@@ -345,7 +345,14 @@ def _first_clause(
         # a "!!!" condition also holds over an "if …" before it ("if there is no cache, each token re-runs …")
         # and over a limitation after it that is not an "if …" ("…, but only without a KV cache"), not over
         # a plain contrast ("…, but the model is large": a condition word there is incidental)
-        conditions = [c for c in (*before, *limits) if c.conditional or (c in limits and _only(c))]
+        # ... but not over a speaker's hedge ("If you ask me, …", "如果我没记错，…") or a concession ("even
+        # if …", "即使 …"), which set no condition the claim depends on (review s12-chk-verify M-1)
+        conditions = [
+            c for c in (*before, *limits)
+            if (c.conditional or (c in limits and _only(c)))
+            and not _NO_CONDITION.match(canonical(c.text).strip())
+        ]
+        context = [c for c in context if not _NO_CONDITION.match(canonical(c.text).strip())]
         for src in patterns:
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
@@ -375,6 +382,14 @@ def _first_clause(
 
 
 WINDOW = 2
+
+# an "if …" clause that is a speaker's hedge or a concession, not a condition of the claim
+_NO_CONDITION = re.compile(
+    r"^(?:if you ask me|if i (?:remember|recall)(?: (?:it )?(?:right|rightly|correctly))?|"
+    r"if i(?:'m| am) not (?:mistaken|wrong)|unless i(?:'m| am) (?:mistaken|wrong)|if memory serves(?: me)?|"
+    r"to be honest|even if\b|even when\b|even though\b)"
+    r"|^(?:如果我没记错|如果没记错|要是我没记错|若我没记错|要我说|说实话|即使|即便|哪怕|就算|纵然)"
+)
 
 # A correction the speaker sets against a claim in the same breath (M1 of review s11-r12 ch06-09): a clause
 # after it in its sentence that opens with a correcting connective ("but", "actually", "in fact", "although",
