@@ -862,3 +862,36 @@ def test_grader_passes_a_cpu_cap_and_a_pipe_to_the_worker(tmp_path: Path, monkey
     path.write_text(SOLUTIONS["kv_cache"], encoding="utf-8")
     assert grade_file(path, timeout=7.0).passed
     assert seen["cmd"][-3:] == ["--cpu", "24", "--watch-stdin"] and seen["stdin"] == subprocess.PIPE
+
+
+def test_find_violations_parses_one_source_at_a_time(monkeypatch) -> None:
+    """ast.parse is not thread-safe on CPython 3.11 (python/cpython#106905: "AST constructor recursion
+    depth mismatch" when two threads parse at once, which a clean-clone run hit while grading the drill
+    corpus with two threads), so `find_violations` holds a lock around it: never two parses at once."""
+    import ast
+    import threading
+    import time
+
+    from selfattention.interview.drills import rules
+
+    real, inside, most = ast.parse, [0], [0]
+    guard = threading.Lock()
+
+    def slow_parse(*args, **kwargs):
+        with guard:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.02)  # releases the GIL: without the lock another thread enters here
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with guard:
+                inside[0] -= 1
+
+    monkeypatch.setattr(rules.ast, "parse", slow_parse)
+    threads = [threading.Thread(target=rules.find_violations, args=("x = 1\n", "sdpa")) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert most[0] == 1, most[0]

@@ -17,6 +17,7 @@ import ast
 import builtins
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,9 +256,16 @@ class _Walker(ast.NodeVisitor):
             self.docstrings.add(id(body[0].value))
 
 
+# CPython 3.11's ast.parse keeps its AST-construction recursion depth in shared state, so two threads
+# parsing at once can raise "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905;
+# seen here when the drill corpus is graded by two threads): one parse at a time
+_PARSE_LOCK = threading.Lock()
+
+
 def find_violations(source: str, drill: str) -> list[Violation]:
     """Forbidden imports and calls in ``source`` (a drill solution), first occurrence of each line/what."""
-    tree = ast.parse(source)
+    with _PARSE_LOCK:
+        tree = ast.parse(source)
     w = _Walker(drill)
     w.defined = {
         n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
