@@ -143,8 +143,7 @@ def _fast_attention(
     batch: tuple[int, ...],
 ) -> torch.Tensor:
     """Delegate to ``F.scaled_dot_product_attention``; fully masked rows run unmasked, then are zeroed."""
-    if mask is not None and mask.ndim < 2:
-        mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # () -> (1, 1), (n_k,) -> (1, n_k)
+    mask = _at_least_2d(mask)
     if q.shape[:-2] != batch:
         q = q.expand(*batch, *q.shape[-2:])  # (..., n_q, d_k)
     if k.shape[:-2] != batch:
@@ -171,6 +170,14 @@ def _fast_attention(
     if row_ok is not None:
         out = out * row_ok.to(out.dtype)  # (..., n_q, d_v), zero where the row was fully masked
     return out
+
+
+def _at_least_2d(mask: torch.Tensor | None) -> torch.Tensor | None:
+    """A 0-D or 1-D mask as (1, 1) or (1, n_k): one mask for every query, as the readable path broadcasts it
+    (SDPA's fast path and the row checks below index dims -2 and -1)."""
+    if mask is None or mask.ndim >= 2:
+        return mask
+    return mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))
 
 
 def _is_square_causal(mask: torch.Tensor, n_q: int, n_k: int) -> bool:

@@ -17,7 +17,7 @@ from ._checks import (
     check_rank,
     check_tensor,
 )
-from .core import _attend
+from .core import _at_least_2d, _attend
 from .masks import causal_mask, sliding_window_mask, streaming_mask
 
 if TYPE_CHECKING:
@@ -98,8 +98,7 @@ def _grouped_query_attention(
 ) -> torch.Tensor:
     """`grouped_query_attention` without the input checks (for callers that checked at their door)."""
     row_ok = None
-    if mask is not None and mask.ndim < 2:
-        mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # () -> (1, 1), (n_k,) -> (1, n_k)
+    mask = _at_least_2d(mask)
     if mask is not None:
         row_ok = mask.any(dim=-1, keepdim=True)  # (..., n_q, 1): does the query see any key?
         if bool(row_ok.all()):
