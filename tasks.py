@@ -118,7 +118,14 @@ def venv_env() -> dict[str, str]:
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(VENV)
     env.setdefault("PYTHONHASHSEED", "0")
+    # the typed-answer check's similarity index, cached inside the project (gitignored) and built once
+    env.setdefault("SELFATTENTION_CACHE", str(ROOT / ".cache" / "selfattention"))
     return env
+
+
+def warm_checker() -> None:
+    """Build the similarity fallback's index (~25 s) once, before the test workers start; they load it."""
+    run([PY, "-c", "from selfattention.interview import similar; similar.index()"], env=venv_env())
 
 
 def book(extra: list[str]) -> None:
@@ -139,6 +146,7 @@ def test(extra: list[str]) -> None:
         # pytest-xdist: one worker per core (at most 4); a notebook, a test file, stays in one worker
         extra = ["-n", str(workers), "--dist", "loadscope", *extra]
     try:
+        warm_checker()
         run([PY, "-m", "pytest", *extra], env=venv_env())
     finally:
         say(f"tests took {time.time() - t0:.0f} s")

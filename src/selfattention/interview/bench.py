@@ -14,8 +14,10 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
 - false alarms on partial answers (labelled with no myth), and on the *hard negatives* among them: partial
   answers whose text rejects something (a framed belief, "many think …, but …", a rejection word, "… is a
   myth", or a negation, "并不是 …"), the ones that reject a myth among them;
-- with ``--similar``: the similarity fallback (`similar`) on, leave-one-out on dev (an answer is never
-  compared with its own exemplars); "by similarity alone": labelled myths the fallback flags by itself;
+- the similarity fallback (`similar`) is on, as in the rehearse command (``--patterns-only`` or
+  ``SELFATTENTION_SIMILAR=0``: off; ``--similar`` is accepted and changes nothing), leave-one-out on dev (an
+  answer is never compared with its own exemplars); "by similarity alone": labelled myths that only the
+  fallback flags (the patterns missed them);
 - echo: key points ticked when the card's own question is typed back (EN and 中文), over every card.
 """
 
@@ -181,10 +183,9 @@ def report(name: str, stats: dict[str, Stats], sim: bool = False) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    sim = "--similar" in args
-    args = [a for a in args if a != "--similar"]
-    if sim:
-        similar.enable()
+    sim = similar.auto_enable() and "--patterns-only" not in args  # SELFATTENTION_SIMILAR=0 also turns it off
+    args = [a for a in args if a not in ("--similar", "--patterns-only")]
+    similar.enable(sim)
     root = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus"
     dirs = [Path(a) for a in args] or [root / "dev", root / "heldout"]
     cards = bank.load_cards()

@@ -380,6 +380,10 @@ def _dispatch(
         with opened as store:
             if command in ("study", "mock"):
                 store.backup(_now())  # before the session changes anything: the last BACKUPS_KEPT are kept
+                from . import similar
+
+                if similar.auto_enable():  # the typed-answer check's fallback; its index loads meanwhile
+                    similar.warm()
             runners: dict[str, Callable[[], int]] = {
                 "study": lambda: cmd_study(args, ui, store, cards, session),
                 "mock": lambda: cmd_mock(args, ui, store, cards, session),

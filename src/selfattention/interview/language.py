@@ -110,25 +110,30 @@ _FRAME = re.compile(
 # named mistake ("a common misconception"). A frequency adverb alone ("I think we usually …", "我觉得通常…")
 # is the speaker's own claim, and 常 inside a word (常数, 非常, 正常) says nothing about who believes it.
 _EN_HOLDER = (
-    r"(?:people|everyone|everybody|others|someone|somebody|one|you|they|many|most|some|candidates|"
+    r"(?:people|ppl|folks|everyone|everybody|others|someone|somebody|one|you|they|many|most|some|candidates|"
     r"beginners|newcomers|textbooks|tutorials|(?:many|most|some|other|lots of) (?:people|candidates|"
     r"engineers|practitioners|researchers|students|readers|beginners|textbooks|tutorials|blogs|sources|"
     r"interviewers|folks))"
 )
-_EN_BELIEF = r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude)s?"
+_EN_BELIEF = (  # "you'll hear …", "one might reason that …", "someone will suggest …" report a belief too
+    r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude|hear|reason|argue|suggest|insist)s?"
+)
 _EN_OFTEN = (
     r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
 )
 _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed", "tempting to think";
     # not "as you would expect, …" (the speaker's own aside, not someone else's belief)
-    rf"(?<!\bas )\b{_EN_HOLDER} "
-    rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all) )*"
-    rf"{_EN_BELIEF}\b|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
+    rf"(?<!\bas )\b{_EN_HOLDER}(?:'ll|'d)? "
+    rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all|still|also) )*"
+    rf"{_EN_BELIEF}\b|\b(?:don't|do not|never) (?:think|assume|believe)\b"
+    rf"|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
 )
 _ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
     r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
-    r"(?:都|常常|往往|通常|经常|会|总)*(?:认为|以为|觉得|说|声称)"
+    r"(?:都|常常|往往|通常|经常|常|也|会|总)*(?:认为|以为|觉得|说|声称)"
+    r"|(?:别|不要|千万别|也别|不能)(?:以为|觉得|认为)"
+    r"|(?:有|一)种(?:很)?(?:常见|流行|普遍|典型)?(?:的)?(?:误解|错误|说法|解释|观点|看法|理解|直觉|误区)"
     r"|(?<!我们)(?<!咱们)(?<!我)(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)"
     r"|被(?:误)?认为|被误以为|误以为|误认为"
 )
@@ -179,7 +184,8 @@ _OTHERS_SAY = re.compile(
     # a named mistake that sets up what follows ("A common belief is that …", "A common mistake is to …",
     # "It's tempting to call …", "常见的误解是 …")
     r"|\b(?:common|popular|widespread|typical|classic|frequent|usual) (?:mistake|misconception|"
-    r"misunderstanding|belief|myth|error|trap|pitfall|misreading)s? (?:is|are)\b|\btempting to\b"
+    r"misunderstanding|belief|myth|error|trap|pitfall|misreading|slip|confusion|explanation)s? (?:is|are)\b"
+    r"|\btempting to\b"
     r"|常见(?:的)?(?:误解|错误|误区|说法|陷阱|看法)(?:是|就是)"
 )
 _OWN_BELIEF = re.compile(

@@ -678,6 +678,54 @@ def point_polarity(source: str, points: tuple[str, ...] = ()) -> tuple[tuple[boo
     )
 
 
+def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
+    """Clause ``k`` states nothing by itself in its context: it is a question, a condition, framed or
+    rejected; it opens with "unlike …" or is the relative clause after one ("Unlike X, which …, Y …"); or
+    another clause of its sentence sets a condition or a limitation ("if …", "but only …", "unless …",
+    "but …", a fronted "when …" / "…时"; not a speaker's hedge or a concession, `_NO_CONDITION`)."""
+    c = cls[k]
+    if c.question or c.rejected or c.framed or c.conditional:
+        return True
+    same = [x for x in cls if x.sentence == c.sentence]
+    at = next(m for m, x in enumerate(same) if x is c)
+    # "Unlike X, which …, Y …": the "unlike" clause and the relative clause after it describe the other thing
+    if _UNLIKE.match(canonical(c.text).strip()) or (
+        at and _UNLIKE.match(canonical(same[at - 1].text).strip())
+        and _RELATIVE.match(canonical(c.text).strip())
+    ):
+        return True
+    for m, x in enumerate(same):
+        if x is c:
+            continue
+        low = canonical(x.text).strip()
+        if _NO_CONDITION.match(low):
+            continue
+        # a fronted time or circumstance sets the claim's condition ("计算受限时，…", "When d_k is large, …")
+        if x.conditional or x.limiting or _only(x) or (m < at and _FRONTED_CONDITION.search(low)):
+            return True
+    return False
+
+
+_UNLIKE = re.compile(
+    r"^(?:unlike|contrary to|as opposed to|in contrast to|compared (?:to|with))\b"
+    r"|^(?:不同于|有别于|和[^，,]{0,20}不同)"
+)
+_RELATIVE = re.compile(r"^(?:which|who|where|that)\b")
+_FRONTED_CONDITION = re.compile(
+    r"^(?:when|whenever|once|as long as|provided|given|assuming|under|with|without)\b"
+    r"|(?:时|时候|的话|情况下|前提下|条件下)$|^(?:当|只要|一旦)"
+)
+
+
+def _similar_vetoed(
+    cls: Sequence[Clause], k: int, tell: Tell, claims: Sequence[Sequence[str]],
+    points: Sequence[Sequence[str]],
+) -> bool:
+    """A clause the similarity fallback flags states no myth when a pattern's match there would not either:
+    its context vetoes it (`context_vetoes`), or the speaker takes it back (`_corrected`)."""
+    return context_vetoes(cls, k) or _corrected(cls, k, tell, claims, points)
+
+
 def check_answer(
     answer: str, claims: Sequence[Sequence[str]], tells: Sequence[Tell] = (),
     points: Sequence[Sequence[str]] = (),
@@ -688,8 +736,9 @@ def check_answer(
     ``points[i]``: key point i's own statements (EN, 中文): a concept they state negated ("no learnable
     parameters") may be negated in the answer too; every other concept must be affirmed (`point_polarity`).
 
-    ``fallback`` (opt-in, default None: nothing changes): clauses -> {misconception index: clause} that
-    the patterns may have missed (`similar.fallback`); each one it flags is stated and blocks its points."""
+    ``fallback`` (default None: nothing changes): clauses -> {misconception index: the clauses, in order,
+    that may state it} that the patterns missed (`similar.fallback`); the first one that its context does not
+    veto (`_similar_vetoed`) is stated and blocks the misconception's points."""
     cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
@@ -702,12 +751,18 @@ def check_answer(
             stated[j] = found
             for i in tell.blocks:
                 blocked.setdefault(i, j)
-    similar: dict[int, str] = fallback(cls) if fallback is not None else {}
-    for j, found in similar.items():
-        if j < len(tells) and j not in stated:
-            stated[j] = found
+    similar: dict[int, str] = {}
+    for j, found in (fallback(cls) if fallback is not None else {}).items():
+        if j >= len(tells) or j in stated:
+            continue
+        for text in [found] if isinstance(found, str) else found:
+            k = next((m for m, c in enumerate(cls) if c.text == text), None)
+            if k is not None and _similar_vetoed(cls, k, tells[j], claims, points):
+                continue
+            similar[j] = stated[j] = text
             for i in tells[j].blocks:
                 blocked.setdefault(i, j)
+            break
     covered: list[int] = []
     missed: list[int] = []
     hits: dict[int, str] = {}
