@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from selfattention.interview import similar
 from selfattention.interview.bank import load_cards
 
 
@@ -22,6 +23,8 @@ def _stated(card, text: str) -> set[str]:
 
 
 GAP = pytest.mark.xfail(strict=True, reason="paraphrase not caught yet (a known gap)")
+# caught by the similarity fallback only (session 14): a gap while it is switched off (SELFATTENTION_SIMILAR=0)
+SIMILAR_ONLY = () if similar.enabled() else GAP
 
 FLAGGED = [
     ("mh-why-multi-head", "more-heads-means-more-computation", "Going from 8 to 16 heads means 2x compute."),
@@ -64,7 +67,7 @@ FLAGGED = [
      "Cross-attention takes the source padding mask plus a causal mask."),
     ("mask-cross-attention", "cross-attention-needs-causal-mask-because",
      "We set is_causal=True for it since it lives in the decoder."),
-    pytest.param("mask-cross-attention", "each-decoder-layer-attends-output-matching", "decoder 第 3 层读 encoder 第 3 层的输出。", marks=GAP),
+    pytest.param("mask-cross-attention", "each-decoder-layer-attends-output-matching", "decoder 第 3 层读 encoder 第 3 层的输出。", marks=SIMILAR_ONLY),
     ("mask-cross-attention", "each-decoder-layer-attends-output-matching", "编码器和解码器的层一一对应。"),
     ("mask-cross-attention", "each-decoder-layer-attends-output-matching",
      "每层 decoder 读对应那一层 encoder 的输出。"),

@@ -689,6 +689,8 @@ def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
     same = [x for x in cls if x.sentence == c.sentence]
     at = next(m for m, x in enumerate(same) if x is c)
     # "Unlike X, which …, Y …": the "unlike" clause and the relative clause after it describe the other thing
+    if _FRONTED_IN_CLAUSE.match(canonical(c.text).strip()):
+        return True
     if _UNLIKE.match(canonical(c.text).strip()) or (
         at and _UNLIKE.match(canonical(same[at - 1].text).strip())
         and _RELATIVE.match(canonical(c.text).strip())
@@ -701,7 +703,9 @@ def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
         if _NO_CONDITION.match(low):
             continue
         # a fronted time or circumstance sets the claim's condition ("计算受限时，…", "When d_k is large, …")
-        if x.conditional or x.limiting or _only(x) or (m < at and _FRONTED_CONDITION.search(low)):
+        if x.conditional or x.limiting or _only(x) or (
+            m < at and (_FRONTED_CONDITION.search(low) or _FRONTED_IN_CLAUSE.match(low))
+        ):
             return True
     return False
 
@@ -714,6 +718,11 @@ _RELATIVE = re.compile(r"^(?:which|who|where|that)\b")
 _FRONTED_CONDITION = re.compile(
     r"^(?:when|whenever|once|as long as|provided|given|assuming|under|with|without)\b"
     r"|(?:时|时候|的话|情况下|前提下|条件下)$|^(?:当|只要|一旦)"
+)
+# ... and one fronted inside the clause itself, before its comma ("When d_k is large, …", "计算受限时，…")
+_FRONTED_IN_CLAUSE = re.compile(
+    r"^(?:when|whenever|once|as long as|provided|given|assuming|under|with|without)\b[^,]{0,60},"
+    r"|^(?:当|只要|一旦)?[^,，]{0,20}(?:时|时候|的话|情况下|前提下|条件下)[,，]"
 )
 
 
