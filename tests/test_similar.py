@@ -174,9 +174,9 @@ def test_leave_one_out(cards):
         idx.correction, idx.names,
     )
     cls = clauses(e["text"])
-    assert similar.scores(cls, card, idx, exclude=e["text"]) == similar.scores(cls, card, pruned)
+    assert similar.clause_scores(cls, card, idx, exclude=e["text"]) == similar.clause_scores(cls, card, pruned)
     # and the own exemplar would have matched perfectly
-    full = similar.scores(cls, card, idx)
+    full = similar.clause_scores(cls, card, idx)
     assert max(sm for sm, _, _ in full[j]) == pytest.approx(1.0)
 
 
@@ -189,8 +189,8 @@ def test_probes_are_correct_exemplars_judged_without_themselves(cards):
     assert any(x.source == text for x in idx.correct[cid])  # it is a correct exemplar of its card ...
     card = cards[cid]
     cls = clauses(text)
-    scored = similar.scores(cls, card, idx, exclude=text)
-    full = similar.scores(cls, card, idx)
+    scored = similar.clause_scores(cls, card, idx, exclude=text)
+    full = similar.clause_scores(cls, card, idx)
     if scored:  # ... that its own check never sees: with itself, the correct similarity is perfect
         j = next(iter(full))
         assert max(sc for _, sc, _ in full[j]) == pytest.approx(1.0)

@@ -52,7 +52,7 @@ from . import bank
 from .language import Clause, clauses, has_cjk, split_misconception
 
 __all__ = [
-    "TAU", "DELTA", "SIM", "Index", "index", "enable", "enabled", "auto_enable", "fallback", "scores",
+    "TAU", "DELTA", "SIM", "Index", "index", "enable", "enabled", "auto_enable", "fallback", "clause_scores",
     "sweep",
     "cache_dir", "warm", "names",
 ]
@@ -461,7 +461,7 @@ def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     return out
 
 
-def scores(
+def clause_scores(
     cls: Sequence[Clause], card, idx: Index | None = None, exclude: str = "", how: str | None = None,
 ) -> dict[int, list[tuple[float, float, str]]]:
     """Per misconception j of ``card``: per affirmed clause, (best myth similarity of its polarity, best
@@ -498,7 +498,7 @@ def fallback(card, answer: str):
     def run(cls: Sequence[Clause]) -> dict[int, list[str]]:
         idx = index()
         found: dict[int, list[str]] = {}
-        for j, rows in scores(cls, card, idx, exclude=answer).items():
+        for j, rows in clause_scores(cls, card, idx, exclude=answer).items():
             mid = card.tells[j].myth
             hits = [text for sm, sc, text in rows
                     if sm >= TAU and sm - sc >= DELTA and not _other_subject(idx, mid, text)]
@@ -523,7 +523,7 @@ def sweep(corpus_dir: Path = CORPUS_DEV) -> None:
         for e in entries:
             card = by_id[e["card"]]
             cls = clauses(e["text"])
-            sc = scores(cls, card, idx, exclude=e["text"], how=how)
+            sc = clause_scores(cls, card, idx, exclude=e["text"], how=how)
             want = {int(lab.partition("#")[2]) for lab in e.get("myths") or []
                     if lab.partition("#")[0] == card.id}
             rows.append((e, sc, want, hard_negative(e, cls)))
