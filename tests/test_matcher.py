@@ -226,7 +226,11 @@ FLOORS = {
 # are new to the checker (myths flagged by the patterns of 28165f9: 61 % EN, 66 % zh of all 562 answers),
 # so the floors sit just under these measurements, not at issue 20's 93 % / 80 %
 FLOORS_ALL = {
-    "agree_en": 0.915, "agree_zh": 0.93, "precision": 0.88, "recall": 0.92, "myths": 0.775, "alarms": 0.012,
+    # myths 0.775 -> 0.77 (session 15): the fallback no longer reads a Chinese lead-in
+    # ("我觉得", "我理解的是") as content: 4 dev myths were matched on "我觉得" alone
+    # (961 -> 957 of 1,235, 77.8 % -> 77.5 %), and clauses such as "我理解的是" were flagged
+    # (corpus7 F+G hard negatives 12/70 -> 0/70 with the other session-15 changes)
+    "agree_en": 0.915, "agree_zh": 0.93, "precision": 0.88, "recall": 0.92, "myths": 0.77, "alarms": 0.012,
     "myth_below_partial": 0.98,
 }
 

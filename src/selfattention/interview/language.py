@@ -116,7 +116,8 @@ _EN_HOLDER = (
     r"interviewers|folks))"
 )
 _EN_BELIEF = (  # "you'll hear …", "one might reason that …", "someone will suggest …" report a belief too
-    r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude|hear|reason|argue|suggest|insist)s?"
+    r"(?:think|believe|assume|expect|say|claim|imagine|suppose|guess|conclude|hear|reason|argue|suggest|insist|"
+    r"write)s?|wrote"
 )
 _EN_OFTEN = (
     r"(?:often|usually|commonly|widely|generally|frequently|sometimes|typically|popularly|mistakenly|wrongly)"
@@ -125,15 +126,17 @@ _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed
     # not "as you would expect, …" (the speaker's own aside, not someone else's belief)
     rf"(?<!\bas )\b{_EN_HOLDER}(?:'ll|'d)? "
     rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all|still|also) )*"
-    rf"{_EN_BELIEF}\b|\b(?:don't|do not|never) (?:think|assume|believe)\b"
+    rf"{_EN_BELIEF}\b|(?<!\bi )(?<!\bwe )\b(?:don't|do not|never) (?:think|assume|believe)\b"
     rf"|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
+    r"|\btempting (?:argument|idea|intuition|answer|claim|conclusion|reading|shortcut)\b"
 )
 _ZH_HOLDS = (  # "有人说", "很多人认为", "人们都以为", "通常认为", "被误认为", "误以为"
     r"(?:(?:有|很多|许多|不少|好多|有些|一些|多数|大多数|别)人|人们|大家|新手|初学者)"
     r"(?:都|常常|往往|通常|经常|常|也|会|总)*(?:认为|以为|觉得|说|声称)"
     r"|(?:别|不要|千万别|也别|不能)(?:以为|觉得|认为)"
-    r"|(?:有|一)种(?:很)?(?:常见|流行|普遍|典型)?(?:的)?(?:误解|错误|说法|解释|观点|看法|理解|直觉|误区)"
+    r"|(?:有|一)种(?:很)?(?:常见|流行|普遍|典型)?(?:的)?(?:误解|错误|误区)"
+    r"|(?:有|一)种(?:很)?(?:常见|流行|普遍|典型)(?:的)?(?:说法|解释|观点|看法|理解|直觉)"
     r"|(?<!我们)(?<!咱们)(?<!我)(?:通常|一般|普遍|往往|常常|经常|大多)(?:都)?(?:会)?(?:认为|以为)"
     r"|被(?:误)?认为|被误以为|误以为|误认为"
 )
@@ -163,9 +166,10 @@ _CALL_NAMES = re.compile(
 _ENDORSE = re.compile(
     r"\b(?:rightly|correctly|justly|accurately|for good reason|with good reason|i agree|agreed)\b"
     r"|\b(?:they|people|that|this|which|it)(?: is| are|'s|'re)? "
-    r"(?:(?:quite|absolutely|entirely|completely) )?"
+    r"(?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate|fair)\b|\band (?:it|they) (?:is|are) (?:one|ones)\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|不假|有道理"
+    r"|\byou(?:'d| would)? be right\b|\b(?:they|people|you)(?:'re| are) right\b"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -512,6 +516,7 @@ class Clause:
     question: bool = False  # its sentence ends with "?" / "？" or asks with 吗: it states nothing
     framed: bool = False  # a myth set up to be refuted ("Many think …, but …"): it states nothing
     rejected: bool = False  # a rejection takes it back ("…, which is a myth"): it states no myth (matcher)
+    mention: bool = False  # it lies inside a quoted claim ('"X" is wrong', '有人讲"X"'): it states no myth
     mark: str = ""  # the mark that opens it: "," or ":" (":" explains or lists what came before), or ""
     end: str = ""  # the mark that ends its sentence (".", "?", ";", "。" …; "" at the end of the text)
 
@@ -728,7 +733,7 @@ _EN_REJECTS = re.compile(
 _ZH_REJECTS = re.compile(
     r"^(?:而|但|但是|可是|不过)?(?:这|那|此)?(?:个|种|一|样)?(?:说法|想法|观点|看法|理解|认识|结论)?"
     r"(?:其实|实际上|完全|根本|并|就|纯粹|显然|当然)?(?:是|就是|属于)?(?:一个|一种|个|种)?(?:很)?"
-    r"(?:常见|普遍|典型|经典)?的?(?:误解|误区|谬误|错误|错的|错误的|不对的|不对|不正确的|不正确|不成立的|不成立|错)"
+    r"(?:常见|普遍|典型|经典)?的?(?:误解|误区|谬误|错误|错的|错误的|不对的|不对|不正确的|不正确|不成立的|不成立|错|不准确的|不准确|不太对|不太准确|站不住脚)"
     r"(?:的|了|啊|呀|哦)?$"
 )
 # A rejection that leads its clause ("It is a myth that …", "it's wrong to say that …", "it is not true
@@ -762,7 +767,13 @@ _LIMITS = re.compile(r"^(?:only|just)\b|^(?:只是|只不过|仅仅|只有|仅)"
 _SELF_REJECTS = re.compile(
     r"^(?:(?:well|actually|oh|wait|hmm|um|er|so|and|but|or) )*(?:no|nope|not really|not quite|not exactly|"
     r"not so|not at all|scratch that)$"
-    r"|^(?:其实|实际上|但|但是|不过|嗯)?(?:不|不是|不对|不是的|不是这样|并不是|并非如此|错了|说错了)$"
+    # "X. It doesn't." / "X. It's the reverse.": a bare reply that denies the sentence before
+    r"|^(?:but )?(?:it|that|this|they) (?:doesn't|does not|isn't|is not|don't|do not|aren't|are not|won't|"
+    r"will not|can't|cannot|didn't|did not|wasn't|was not)$"
+    r"|^(?:(?:it|that)(?:'s| is) )?(?:quite |exactly |just )?the "
+    r"(?:reverse|opposite|other way (?:round|around))$"
+    r"|^(?:其实|实际上|但|但是|不过|嗯)?(?:不|不是|不对|不是的|不是这样|并不是|并非如此|错了|说错了|正好相反|恰恰相反|"
+    r"刚好相反|恰好相反)$"
 )
 # a clause that only opens a sentence and carries on into the next ("Actually, no: …", "其实，…")
 _FILLER = re.compile(r"^(?:well|actually|oh|wait|hmm|um|er|so|in fact|hold on)$|^(?:其实|实际上|嗯|哦|等等)$")
@@ -823,15 +834,50 @@ def _rejections(sentences: list[list[Clause]]) -> None:
                 x.rejected = started = True
 
 
+# A quoted claim is mentioned, not stated ('"a sharp softmax gives strong gradients" is wrong', 'I'd push back
+# on "…"', '有人讲"…"，这个说法不对'): a run of at least 4 English words (3 with a verb) or 5 Chinese
+# characters in double quotes or corner brackets (single quotes are apostrophes too often), over 40 % of its
+# clause ('The textbook line "…" conflates things'). Unless the speaker endorses it right
+# after ('"…" — and that's right', '"…"，这是对的').
+_QUOTE = re.compile(r'"([^"\n]{6,300})"|“([^”\n]{6,300})”|「([^」\n]{5,300})」|『([^』\n]{5,300})』')
+_NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非")
+
+
+def _quoted_spans(t: str) -> list[tuple[int, int]]:
+    """(start, end) of each quoted claim of ``t`` that the speaker does not endorse right after it."""
+    spans = []
+    for m in _QUOTE.finditer(t):
+        inner = next(g for g in m.groups() if g is not None)
+        words = len(re.findall(r"[A-Za-z][\w'’-]*", inner))
+        if (words < 4 and not (words == 3 and _EN_VERB.search(inner.casefold()))
+                and len(re.findall(r"[\u4e00-\u9fff]", inner)) < 5):
+            continue
+        after = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=1)[0])[:80]
+        if _ENDORSE.search(after) and not _NOT_AFTER.search(after):
+            continue
+        spans.append((m.start(), m.end()))
+    return spans
+
+
+def _endorses_next(pieces: list[str], k: int) -> bool:
+    """The sentence after ``pieces[k]`` is a short endorsement ("They are right.", "这是对的。")."""
+    nxt = canonical(pieces[k + 2]).strip() if k + 2 < len(pieces) else ""
+    return 0 < len(nxt) <= 40 and bool(_ENDORSE.search(nxt)) and not _NOT_AFTER.search(nxt)
+
+
 def clauses(text: str) -> list[Clause]:
     """Cut ``text`` into clauses (see the module docstring), each with its canonical units."""
     t = unicodedata.normalize("NFKC", text)
     out: list[Clause] = []
     sentences: list[list[Clause]] = []
+    quoted = _quoted_spans(t)
     pieces = re.split(f"({_SENTENCE.pattern})", t)
+    offset = 0
     for s, k in enumerate(range(0, len(pieces), 2)):
         sentences.append([])
         sentence, end = pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""
+        start, offset = offset, offset + len(sentence) + len(end)
+        cursor = 0
         asks = "?" in end or "？" in end or sentence.rstrip().endswith("吗")
         split = _split_sentence(sentence)
         parts = [p for p, _ in split]
@@ -847,14 +893,29 @@ def clauses(text: str) -> list[Clause]:
         framed = bool(_OTHERS_SAY.search(setup)) or calls or (
             bool(_FRAME.search(setup)) and (fix < len(parts) or bool(_OTHERS.search(setup)))
         )
+        # a reported belief the speaker then endorses is the speaker's claim ("You'd think X, and you'd be
+        # right", "People insist X; they are correct.", "人们常说 X，这是对的"; review s15 H1)
+        if framed and fix == len(parts) and (
+            any(_ENDORSE.search(p) and not _NOT_AFTER.search(p) for p in low[1:])
+            or _endorses_next(pieces, k)
+        ):
+            framed = False
         for k, part in enumerate(parts):
             units = units_of(part, correct=True)
             dash = _DASH_REJECTS.search(canonical(part))
             if units and dash and len(units) > 2:
                 units[-len(re.findall(r"[a-z]+", dash.group()))].post = True
+            at = sentence.find(part, cursor)
+            mention = False
+            if at >= 0:
+                cursor = at + len(part)
+                a, b = start + at, start + at + len(part)
+                inside = sum(min(b, y) - max(a, x) for x, y in quoted if min(b, y) > max(a, x))
+                mention = bool(quoted) and inside >= 0.4 * len(part)
             if units:
                 out.append(
-                    Clause(part, units, s, asks, framed and k < fix, mark=split[k][1], end=end.strip())
+                    Clause(part, units, s, asks, framed and k < fix, mark=split[k][1], end=end.strip(),
+                           mention=mention)
                 )
                 sentences[-1].append(out[-1])
     _rejections(sentences)

@@ -320,7 +320,7 @@ def _first_clause(
         # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
         # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
         # may be that rejection itself: "按当前位置旋转缓存的 key 会让位置抵消，是一个错误")
-        if myth and (clause.question or clause.rejected):
+        if myth and (clause.question or clause.rejected or clause.mention):
             continue
         # a myth's qualifiers ("!!") also hold over the clauses before it in its sentence ("长序列更难，
         # 计算都在注意力上"), not over an "if …" clause ("if you mask the padding, BN works"); its other
@@ -509,7 +509,7 @@ def _without_connective(c: Clause) -> Clause:
         text = text[m.end():].lstrip(" ,，、:：")
     if text == c.text.strip():
         return c
-    return Clause(text, units_of(text, correct=True), c.sentence, mark=c.mark)
+    return Clause(text, units_of(text, correct=True), c.sentence, mark=c.mark, mention=c.mention)
 
 
 def _corrected(
@@ -684,7 +684,7 @@ def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
     another clause of its sentence sets a condition or a limitation ("if …", "but only …", "unless …",
     "but …", a fronted "when …" / "…时"; not a speaker's hedge or a concession, `_NO_CONDITION`)."""
     c = cls[k]
-    if c.question or c.rejected or c.framed or c.conditional:
+    if c.question or c.rejected or c.framed or c.conditional or c.mention:
         return True
     same = [x for x in cls if x.sentence == c.sentence]
     at = next(m for m, x in enumerate(same) if x is c)

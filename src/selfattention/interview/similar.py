@@ -63,6 +63,7 @@ SIM = "geo"
 
 CORPUS_DEV = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus" / "dev"
 PROBES = CORPUS_DEV.parent / "probes.json"
+PARAPHRASES = Path(__file__).resolve().parent / "paraphrases.yaml"
 _CACHE_VERSION = 1
 
 _EN_STOP_WORDS = """
@@ -127,14 +128,36 @@ def _is_cjk(t: str) -> bool:
     return len(t) == 1 and has_cjk(t)
 
 
+# a speaker's Chinese lead-in that says nothing about the topic ("我理解的是", "我觉得", "如果我没记错", a
+# clause-opening "问题是"): its characters are no content (理解 / 记得 would otherwise meet "我理解是 X")
+_ZH_LEAD = re.compile(
+    r"我(?:个人)?(?:的理解|理解|觉得|认为|记得|想|猜)(?:的是|是)?|如果我没记错|据我所知|^问题是"
+)
+
+
+def _lead_in(units) -> set[int]:
+    """Indices of the units that a Chinese lead-in (`_ZH_LEAD`) spans."""
+    flat = "".join(u.text if _is_cjk(u.text) else "\x00" for u in units)
+    return {i for m in _ZH_LEAD.finditer(flat) for i in range(m.start(), m.end())}
+
+
+def content(feats: frozenset[str]) -> int:
+    """How many content items ``feats`` holds: its English units, synonym sets and Chinese bigrams, and half
+    of its Chinese characters that no bigram of it holds (two characters apart make about one word)."""
+    n = sum(1 for f in feats if not _is_cjk(f))
+    held = {ch for f in feats if len(f) == 2 and has_cjk(f) for ch in f}
+    return n + len([f for f in feats if _is_cjk(f) and f not in held]) // 2
+
+
 def features(clause: Clause) -> frozenset[str]:
     """Content units of a clause, plus adjacent Chinese content-character bigrams."""
     stop = _en_stop()
     out: set[str] = set()
     prev = ""
-    for u in clause.units:
+    lead = _lead_in(clause.units)
+    for i, u in enumerate(clause.units):
         t = u.text
-        if u.neg or u.post or u.cond or t in stop or t in _ZH_STOP or not t.strip():
+        if i in lead or u.neg or u.post or u.cond or t in stop or t in _ZH_STOP or not t.strip():
             prev = ""
             continue
         if len(t) == 1 and not t.isalnum() and not _is_cjk(t):
@@ -215,7 +238,50 @@ def load_probes(path: Path | None = PROBES) -> dict[str, list[str]]:
     return {str(k): [str(t) for t in v] for k, v in data.items()}
 
 
-def build(cards, corpus_dir: Path | None = CORPUS_DEV, probes: Path | None = PROBES) -> Index:
+def load_paraphrases(path: Path | None = PARAPHRASES) -> dict[str, dict[str, list[str]]]:
+    """myth id -> {myth_en, myth_zh, correct_en, correct_zh: sentences} ({} when the file is absent)."""
+    if path is None or not Path(path).is_file():
+        return {}
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or []
+    keys = ("myth_en", "myth_zh", "correct_en", "correct_zh")
+    return {str(e["myth"]): {k: [str(t) for t in e.get(k) or []] for k in keys} for e in data}
+
+
+def _stating_clause(
+    text: str, j: int | None, owner, ref: frozenset[str], idf: dict[str, float],
+) -> str | None:
+    """The clause of ``text`` that states misconception ``j`` of card ``owner``: the one the patterns flag,
+    else the clause nearest to the claim's features ``ref``."""
+    if owner is not None and j is not None:
+        said = owner.check(text).stated.get(j)  # the patterns alone (the fallback is off while building)
+        if said is not None:
+            return said
+    cand = [c for c in clauses(text) if features(c)]
+    if not cand:
+        return None
+    best = max(cand, key=lambda c: _sim_w(features(c), ref, idf, 1.0, "f1"))
+    # a clause that shares one word with the claim ("soft-cap: …") is the topic, not the claim
+    return best.text if content(features(best) & ref) >= 2 else None
+
+
+_QUESTION_FEATS: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def question_features(card) -> frozenset[str]:
+    """The features of the card's question (EN and 中文): a clause with nothing more says no claim ("嗯，
+    soft-capping。", "问题是 LayerNorm 放哪里")."""
+    key = (card.question["en"], card.question["zh"])
+    got = _QUESTION_FEATS.get(key)
+    if got is None:
+        got = frozenset().union(*(features(c) for t in key for c in clauses(t)))
+        _QUESTION_FEATS[key] = got
+    return got
+
+
+def build(
+    cards, corpus_dir: Path | None = CORPUS_DEV, probes: Path | None = PROBES,
+    paraphrases: Path | None = PARAPHRASES,
+) -> Index:
     """The exemplar index (IDF from the bank's own text: cards and myths)."""
     by_id = {c.id: c for c in cards}
     claims = _myth_claims(cards)
@@ -244,6 +310,22 @@ def build(cards, corpus_dir: Path | None = CORPUS_DEV, probes: Path | None = PRO
             myth[mid] += _text_exemplars(t, whole=True)
         for t in (cen, czh):
             correction[mid] += _text_exemplars(t)
+    claim_ref = {mid: frozenset().union(*(x.feats for x in exs)) for mid, exs in myth.items()}
+    users: dict[str, tuple] = {}
+    for card in cards:
+        for j, tell in enumerate(card.tells):
+            if tell.myth:
+                users.setdefault(tell.myth, (card, j))
+    for mid, para in load_paraphrases(paraphrases).items():
+        if mid not in claims:
+            continue
+        owner, j = users[mid]
+        for t in (*para["myth_en"], *para["myth_zh"]):
+            said = _stating_clause(t, j, owner, claim_ref[mid], idf)
+            if said is not None:
+                myth[mid] += _text_exemplars(said)
+        for t in (*para["correct_en"], *para["correct_zh"]):
+            correction[mid] += _text_exemplars(t)
     correct: dict[str, list[Exemplar]] = defaultdict(list)
     for card in cards:
         for t in (*card.key_points["en"], *card.key_points["zh"]):
@@ -268,14 +350,9 @@ def build(cards, corpus_dir: Path | None = CORPUS_DEV, probes: Path | None = PRO
             if owner is None or int(j) >= len(owner.tells) or not owner.tells[int(j)].myth:
                 continue
             mid = owner.tells[int(j)].myth
-            r = owner.check(text)  # the patterns alone (the fallback is off while building)
-            said = r.stated.get(int(j))
-            if said is None:  # the clause nearest to the claim
-                cand = [c for c in clauses(text) if features(c)]
-                if not cand:
-                    continue
-                ref = frozenset().union(*(x.feats for x in myth[mid] if not x.source))
-                said = max(cand, key=lambda c: _sim_w(features(c), ref, idf, 1.0, "f1")).text
+            said = _stating_clause(text, int(j), owner, claim_ref.get(mid, frozenset()), idf)
+            if said is None:
+                continue
             myth[mid] += [
                 Exemplar(x.feats, x.pol, text, x.text) for x in _text_exemplars(said)
             ]
@@ -318,7 +395,7 @@ def cache_dir() -> Path:
 def _inputs() -> list[Path]:
     here = Path(__file__).resolve().parent
     files = [*sorted(bank.CARDS_DIR.glob("*.yaml")), bank.MYTHS_FILE, here / "synonyms.yaml",
-             here / "language.py", here / "similar.py", PROBES]
+             here / "language.py", here / "similar.py", PROBES, PARAPHRASES]
     if CORPUS_DEV.is_dir():
         files += sorted(CORPUS_DEV.glob("*.yaml"))
     return files
@@ -449,7 +526,7 @@ def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     myth.")."""
     out = []
     for k, c in enumerate(cls):
-        if c.framed or c.question or c.conditional:
+        if c.framed or c.question or c.conditional or c.mention:
             continue
         later = [x for x in cls[k + 1:] if x.sentence == c.sentence]
         if any(u.post for x in later for u in x.units):
@@ -469,8 +546,9 @@ def clause_scores(
     idx = idx or index()
     how = how or SIM
     out: dict[int, list[tuple[float, float, str]]] = {}
+    asked = question_features(card)
     aff = [(c, features(c), polarity(c)) for c in _affirmed(cls)]
-    aff = [x for x in aff if x[1]]
+    aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
         if not tell.myth:
@@ -479,8 +557,10 @@ def clause_scores(
         cex = base + idx.correction.get(tell.myth, [])
         rows = []
         for c, f, pol in aff:
+            # a myth exemplar is met by two content items at least ("ok" is no claim, nor is one topic word)
             sm = max(
-                (_sim_w(f, e.feats, idx.idf, idx.default_idf, how) for e in mex if e.pol == pol), default=0.0
+                (_sim_w(f, e.feats, idx.idf, idx.default_idf, how) for e in mex
+                 if e.pol == pol and content(f & e.feats) >= 2), default=0.0
             )
             # every correct exemplar, of either polarity ("queries are not cached" against "cache the
             # queries"): comparing only those of the clause's polarity caught 6 more of 232 dev myths and
