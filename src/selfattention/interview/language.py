@@ -843,6 +843,11 @@ _QUOTE = re.compile(r'"([^"\n]{6,300})"|“([^”\n]{6,300})”|「([^」\n]{5,3
 _NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非")
 
 
+def _endorses(text: str) -> bool:
+    """``text`` (canonical) endorses what came before it, with no negation ("they are right", "这是对的")."""
+    return bool(_ENDORSE.search(text)) and not _NOT_AFTER.search(text)
+
+
 def _quoted_spans(t: str) -> list[tuple[int, int]]:
     """(start, end) of each quoted claim of ``t`` that the speaker does not endorse right after it."""
     spans = []
@@ -853,7 +858,7 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
                 and len(re.findall(r"[\u4e00-\u9fff]", inner)) < 5):
             continue
         after = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=1)[0])[:80]
-        if _ENDORSE.search(after) and not _NOT_AFTER.search(after):
+        if _endorses(after):
             continue
         spans.append((m.start(), m.end()))
     return spans
@@ -862,7 +867,7 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
 def _endorses_next(pieces: list[str], k: int) -> bool:
     """The sentence after ``pieces[k]`` is a short endorsement ("They are right.", "这是对的。")."""
     nxt = canonical(pieces[k + 2]).strip() if k + 2 < len(pieces) else ""
-    return 0 < len(nxt) <= 40 and bool(_ENDORSE.search(nxt)) and not _NOT_AFTER.search(nxt)
+    return 0 < len(nxt) <= 40 and _endorses(nxt)
 
 
 def clauses(text: str) -> list[Clause]:
@@ -896,7 +901,7 @@ def clauses(text: str) -> list[Clause]:
         # a reported belief the speaker then endorses is the speaker's claim ("You'd think X, and you'd be
         # right", "People insist X; they are correct.", "人们常说 X，这是对的"; review s15 H1)
         if framed and fix == len(parts) and (
-            any(_ENDORSE.search(p) and not _NOT_AFTER.search(p) for p in low[1:])
+            any(_endorses(p) for p in low[1:])
             or _endorses_next(pieces, k)
         ):
             framed = False
