@@ -5,7 +5,7 @@ itself, leave-one-out by exact text).
 A row counts when its test is parametrised by a card (``card`` / ``cid`` / ``card_id``) and a text (``text`` /
 ``answer`` / ``sentence``), is not an xfail, and its test says the text is correct: its name matches `CORRECT`
 or its ``is_myth`` parameter is False. Run from the project root after changing a review test:
-``python tests/export_probes.py``.
+``python tests/export_probes.py`` (it rewrites the packaged copy, `similar.EXEMPLARS`, too).
 """
 
 from __future__ import annotations
@@ -57,6 +57,10 @@ def main() -> int:
     data = {card: sorted(texts) for card, texts in sorted(col.rows.items())}
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"{OUT.relative_to(ROOT)}: {sum(map(len, data.values()))} sentences over {len(data)} cards")
+    from selfattention.interview import similar  # the packaged copy the index reads
+
+    similar.export_exemplars()
+    print(f"{similar.EXEMPLARS.relative_to(ROOT)} rewritten")
     return 0
 
 

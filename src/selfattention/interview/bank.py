@@ -118,9 +118,10 @@ class Card:
         zh = self.keywords_zh or [[] for _ in self.keywords]
         return [[*en, *z] for en, z in zip(self.keywords, zh, strict=True)]
 
-    def check(self, answer: str) -> MatchResult:
-        """Check a typed answer (any language, or both) against this card's key points and misconceptions."""
-        hook = FALLBACK(self, answer) if FALLBACK is not None else None
+    def check(self, answer: str, *, patterns_only: bool = False) -> MatchResult:
+        """Check a typed answer (any language, or both) against this card's key points and misconceptions
+        (``patterns_only``: without the similarity fallback, whatever `FALLBACK` is)."""
+        hook = FALLBACK(self, answer) if FALLBACK is not None and not patterns_only else None
         return check_answer(answer, self.point_claims, self.tells, self.point_texts, fallback=hook)
 
     @property

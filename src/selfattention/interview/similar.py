@@ -17,6 +17,9 @@ negation, rejection and conditional words dropped; Chinese also by adjacent-char
   polarity did worse on dev, 45.6 % vs 53.3 % of myths at ≤ 1 complete alarm, and was dropped), and the
   sentences the review tests require unflagged (`PROBES`, written by ``tests/export_probes.py``).
 
+The dev corpus and the probes live under ``tests/data``; the index reads their packaged copy, `EXEMPLARS`
+(``exemplars.json.gz``, `export_exemplars`), so that an install without the tests folder checks alike.
+
 A clause the fallback flags is still vetoed in context, as a pattern's match would be
 (`matcher.check_answer`): when a condition or limitation of its sentence applies, when the speaker takes it
 back, and (here) when it names another method than the myth's claim does (`_other_subject`: "ALiBi's slopes
@@ -33,6 +36,7 @@ answer is never compared with itself). ``TAU``, ``DELTA``, ``SIM`` were chosen o
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import json
 import math
@@ -41,6 +45,7 @@ import re
 import sys
 import tempfile
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,7 +58,7 @@ from .language import Clause, clauses, has_cjk, split_misconception
 
 __all__ = [
     "TAU", "DELTA", "SIM", "Index", "index", "enable", "enabled", "auto_enable", "fallback", "clause_scores",
-    "sweep",
+    "sweep", "export_exemplars", "load_exemplars",
     "cache_dir", "warm", "names",
 ]
 
@@ -64,7 +69,11 @@ SIM = "geo"
 CORPUS_DEV = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus" / "dev"
 PROBES = CORPUS_DEV.parent / "probes.json"
 PARAPHRASES = Path(__file__).resolve().parent / "paraphrases.yaml"
+# what the index takes from the dev corpus and the probes, shipped with the package (an install without the
+# tests folder has the same exemplars); written by `export_exemplars`, kept equal to its sources by a test
+EXEMPLARS = Path(__file__).resolve().parent / "exemplars.json.gz"
 _CACHE_VERSION = 1
+_KEEP_CACHES = 3
 
 _EN_STOP_WORDS = """
 a an the is are was were be been being am do does did doing done have has had having will shall can may
@@ -238,6 +247,33 @@ def load_probes(path: Path | None = PROBES) -> dict[str, list[str]]:
     return {str(k): [str(t) for t in v] for k, v in data.items()}
 
 
+def export_exemplars(
+    out: Path = EXEMPLARS, corpus_dir: Path = CORPUS_DEV, probes: Path = PROBES,
+) -> bytes:
+    """Write (and return) the packaged exemplar sources: the dev corpus entries (card, lang, kind, myths,
+    text) and the probes, gzipped with a fixed timestamp (the same sources give the same bytes). Run
+    ``python -m selfattention.interview.similar --export`` after changing the dev corpus or the probes."""
+    keep = ("card", "lang", "kind", "myths", "text")
+    data = {
+        "corpus": [{k: e.get(k) for k in keep} for e in load_corpus(corpus_dir)],
+        "probes": load_probes(probes),
+    }
+    raw = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0).encode("utf-8")
+    blob = gzip.compress(raw, compresslevel=9, mtime=0)
+    if out is not None:
+        Path(out).write_bytes(blob)
+    return blob
+
+
+def load_exemplars(path: Path | None = EXEMPLARS) -> tuple[list[dict], dict[str, list[str]]]:
+    """The packaged dev-corpus entries and probes (nothing when ``path`` is None or absent)."""
+    if path is None or not Path(path).is_file():
+        return [], {}
+    data = json.loads(gzip.decompress(Path(path).read_bytes()).decode("utf-8"))
+    probes = {str(k): [str(t) for t in v] for k, v in data["probes"].items()}
+    return list(data["corpus"]), probes
+
+
 def load_paraphrases(path: Path | None = PARAPHRASES) -> dict[str, dict[str, list[str]]]:
     """myth id -> {myth_en, myth_zh, correct_en, correct_zh: sentences} ({} when the file is absent)."""
     if path is None or not Path(path).is_file():
@@ -253,7 +289,7 @@ def _stating_clause(
     """The clause of ``text`` that states misconception ``j`` of card ``owner``: the one the patterns flag,
     else the clause nearest to the claim's features ``ref``."""
     if owner is not None and j is not None:
-        said = owner.check(text).stated.get(j)  # the patterns alone (the fallback is off while building)
+        said = owner.check(text, patterns_only=True).stated.get(j)
         if said is not None:
             return said
     cand = [c for c in clauses(text) if features(c)]
@@ -279,10 +315,12 @@ def question_features(card) -> frozenset[str]:
 
 
 def build(
-    cards, corpus_dir: Path | None = CORPUS_DEV, probes: Path | None = PROBES,
-    paraphrases: Path | None = PARAPHRASES,
+    cards, corpus_dir: Path | None = None, probes: Path | None = None,
+    paraphrases: Path | None = PARAPHRASES, exemplars: Path | None = EXEMPLARS,
 ) -> Index:
-    """The exemplar index (IDF from the bank's own text: cards and myths)."""
+    """The exemplar index (IDF from the bank's own text: cards and myths). The dev-corpus entries and the
+    probes come from the packaged ``exemplars``, or from ``corpus_dir`` / ``probes`` when given."""
+    packed_entries, packed_probes = load_exemplars(exemplars)
     by_id = {c.id: c for c in cards}
     claims = _myth_claims(cards)
     also = _also()
@@ -332,11 +370,11 @@ def build(
             correct[card.id] += _text_exemplars(t)
         for t in (card.short["en"], card.short["zh"], card.spoken["en"], card.spoken["zh"]):
             correct[card.id] += _text_exemplars(t)
-    for cid, texts in load_probes(probes).items():
+    for cid, texts in (load_probes(probes) if probes is not None else packed_probes).items():
         if cid in by_id:
             for t in texts:
                 correct[cid] += _text_exemplars(t, source=t)
-    entries = load_corpus(corpus_dir) if corpus_dir is not None else []
+    entries = load_corpus(corpus_dir) if corpus_dir is not None else packed_entries
     for e in entries:
         card = by_id.get(e["card"])
         if card is None:
@@ -393,12 +431,11 @@ def cache_dir() -> Path:
 
 
 def _inputs() -> list[Path]:
+    """What the index is built from: the cards, the myths, the synonyms, the packaged exemplars and
+    paraphrases, and the code of every interview module (the matcher and the bank pick stating clauses)."""
     here = Path(__file__).resolve().parent
-    files = [*sorted(bank.CARDS_DIR.glob("*.yaml")), bank.MYTHS_FILE, here / "synonyms.yaml",
-             here / "language.py", here / "similar.py", PROBES, PARAPHRASES]
-    if CORPUS_DEV.is_dir():
-        files += sorted(CORPUS_DEV.glob("*.yaml"))
-    return files
+    return [*sorted(bank.CARDS_DIR.glob("*.yaml")), bank.MYTHS_FILE, here / "synonyms.yaml",
+            *sorted(here.glob("*.py")), EXEMPLARS, PARAPHRASES]
 
 
 def _digest() -> str:
@@ -440,23 +477,34 @@ def load_or_build() -> Index:
     path = cache_dir() / f"similar-{_digest()}.json"
     try:
         return _load(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):  # absent or not an index
         pass
-    was = bank.FALLBACK
-    bank.FALLBACK = None
-    try:
-        idx = build(bank.load_cards())
-    finally:
-        bank.FALLBACK = was
+    idx = build(bank.load_cards())
+    _store(idx, path)
+    return idx
+
+
+def _store(idx: Index, path: Path) -> None:
+    """Write the index to ``path`` (atomically); keep the ``_KEEP_CACHES`` newest caches (other checkouts may
+    use the others) and remove temporary files over an hour old; an unwritable folder is ignored."""
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="similar-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(_dump(idx), fh, ensure_ascii=False)
         os.replace(tmp, path)
+        tmp = None
+        others = sorted((f for f in path.parent.glob("similar-*.json") if f != path),
+                        key=lambda f: f.stat().st_mtime, reverse=True)
+        stray = [f for f in path.parent.glob("similar-*.tmp") if time.time() - f.stat().st_mtime > 3600]
+        for old in others[_KEEP_CACHES - 1:] + stray:
+            old.unlink(missing_ok=True)
     except OSError:
         pass
-    return idx
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def index() -> Index:
@@ -596,7 +644,7 @@ def sweep(corpus_dir: Path = CORPUS_DEV) -> None:
         raise SystemExit("sweep is for dev only")
     cards = bank.load_cards()
     by_id = {c.id: c for c in cards}
-    idx = build(cards, corpus_dir)
+    idx = build(cards, corpus_dir, PROBES)
     entries = [e for e in load_corpus(corpus_dir) if e["card"] in by_id]
     for how in ("f1", "geo", "cont"):
         rows = []
@@ -638,4 +686,8 @@ def sweep(corpus_dir: Path = CORPUS_DEV) -> None:
 
 
 if __name__ == "__main__":
-    sweep(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_DEV)
+    if sys.argv[1:] == ["--export"]:
+        blob = export_exemplars()
+        print(f"{EXEMPLARS.name}: {len(blob):,} bytes")
+    else:
+        sweep(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_DEV)
