@@ -20,6 +20,9 @@ negation, rejection and conditional words dropped; Chinese also by adjacent-char
 The dev corpus and the probes live under ``tests/data``; the index reads their packaged copy, `EXEMPLARS`
 (``exemplars.json.gz``, `export_exemplars`), so that an install without the tests folder checks alike.
 
+A myth whose correction swaps its roles (cross-attention's queries and keys, column- and row-parallel) has no
+exemplars: the same bag of words states it and its correction, so only its patterns flag it.
+
 A clause the fallback flags is still vetoed in context, as a pattern's match would be
 (`matcher.check_answer`): when a condition or limitation of its sentence applies, when the speaker takes it
 back, and (here) when it names another method than the myth's claim does (`_other_subject`: "ALiBi's slopes
@@ -348,6 +351,7 @@ def build(
             myth[mid] += _text_exemplars(t, whole=True)
         for t in (cen, czh):
             correction[mid] += _text_exemplars(t)
+    swapped = {mid for mid, (_en, _zh, cen, czh) in claims.items() if _REVERSED.search(f"{cen} {czh}")}
     claim_ref = {mid: frozenset().union(*(x.feats for x in exs)) for mid, exs in myth.items()}
     users: dict[str, tuple] = {}
     for card in cards:
@@ -394,9 +398,16 @@ def build(
             myth[mid] += [
                 Exemplar(x.feats, x.pol, text, x.text) for x in _text_exemplars(said)
             ]
+    for mid in swapped:  # a bag of words cannot tell the myth from its correction
+        myth.pop(mid, None)
     names_of = {mid: frozenset().union(*(names(t) for t in (en, zh, *also.get(mid, ()))))
                 for mid, (en, zh, _c, _z) in claims.items()}
     return Index(idf, math.log(n + 1) + 1, dict(myth), dict(correct), dict(correction), names_of)
+
+
+# a correction that swaps the claim's roles ("It is the other way round: the queries come from the decoder …")
+# says what the claim says with the same words: such a myth has no exemplars (its patterns alone flag it)
+_REVERSED = re.compile(r"\bother way (?:round|around)\b|\bthe reverse\b|正好相反|恰恰相反|反过来", re.I)
 
 
 def _sim_w(a: frozenset[str], b: frozenset[str], idf: dict[str, float], dflt: float, how: str) -> float:
