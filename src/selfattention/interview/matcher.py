@@ -689,7 +689,7 @@ def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
     same = [x for x in cls if x.sentence == c.sentence]
     at = next(m for m, x in enumerate(same) if x is c)
     # "Unlike X, which …, Y …": the "unlike" clause and the relative clause after it describe the other thing
-    if _FRONTED_IN_CLAUSE.match(canonical(c.text).strip()):
+    if _fronted(canonical(c.text).strip(), whole=False):
         return True
     if _UNLIKE.match(canonical(c.text).strip()) or (
         at and _UNLIKE.match(canonical(same[at - 1].text).strip())
@@ -700,11 +700,11 @@ def context_vetoes(cls: Sequence[Clause], k: int) -> bool:
         if x is c:
             continue
         low = canonical(x.text).strip()
-        if _NO_CONDITION.match(low):
+        if _NO_CONDITION.match(low) or m < at and _OPENER.match(low):
             continue
         # a fronted time or circumstance sets the claim's condition ("计算受限时，…", "When d_k is large, …")
         if x.conditional or x.limiting or _only(x) or (
-            m < at and (_FRONTED_CONDITION.search(low) or _FRONTED_IN_CLAUSE.match(low))
+            m < at and _fronted(low, whole=True)
         ):
             return True
     return False
@@ -724,6 +724,30 @@ _FRONTED_IN_CLAUSE = re.compile(
     r"^(?:when|whenever|once|as long as|provided|given|assuming|under|with|without)\b[^,]{0,60},"
     r"|^(?:当|只要|一旦)?[^,，]{0,20}(?:时|时候|的话|情况下|前提下|条件下)[,，]"
 )
+
+
+# a connective alone before the claim opens it ("Actually, X", "其实，X"): it limits nothing
+_OPENER = re.compile(
+    r"^(?:but|however|yet|actually|in fact|in practice|in reality|indeed|well|so|and)$"
+    r"|^(?:但|但是|然而|不过|可是|其实|实际上|事实上|所以|而且)$"
+)
+# a fronted phrase that names the ordinary case sets no condition ("With a standard Transformer, …", "Given
+# the usual setup, …", "Under the hood, …", "一般情况下，…"; review s15 M1: they vetoed most fallback catches)
+_GENERIC = re.compile(
+    r"\b(?:standard|usual|usually|typical|typically|normal|normally|default|vanilla|plain|ordinary|regular|"
+    r"general|generally|common|most|original|the hood)\b"
+    r"|一般|通常|正常|标准|常规|默认|大多数|大部分|普通|典型|原始"
+)
+
+
+def _fronted(low: str, whole: bool) -> bool:
+    """``low`` (a clause, canonical) opens with a fronted condition or circumstance ("When d_k is large, …",
+    "计算受限时，…"): the whole clause (``whole``) or its part before a comma; not one that names the
+    ordinary case (`_GENERIC`)."""
+    m = _FRONTED_IN_CLAUSE.match(low)
+    if m:
+        return not _GENERIC.search(m.group(0))
+    return whole and bool(_FRONTED_CONDITION.search(low)) and not _GENERIC.search(low)
 
 
 def _similar_vetoed(
