@@ -227,16 +227,35 @@ def test_probes_are_correct_exemplars_judged_without_themselves(cards):
     probes = similar.load_probes()
     assert sum(map(len, probes.values())) >= 4000 and set(probes) <= set(cards)
     idx = similar.index()
-    cid, texts = next((c, t) for c, t in sorted(probes.items()) if t)
-    text = texts[0]
-    assert any(x.source == text for x in idx.correct[cid])  # it is a correct exemplar of its card ...
-    card = cards[cid]
-    cls = clauses(text)
-    scored = similar.clause_scores(cls, card, idx, exclude=text)
-    full = similar.clause_scores(cls, card, idx)
-    if scored:  # ... that its own check never sees: with itself, the correct similarity is perfect
-        j = next(iter(full))
-        assert max(sc for _, sc, _ in full[j]) == pytest.approx(1.0)
+    checked = 0
+    for cid, texts in sorted(probes.items()):
+        card = cards[cid]
+        corrections = [x for t in card.tells if t.myth for x in idx.correction.get(t.myth, [])]
+        for text in texts:
+            cls = clauses(text)
+            full = similar.clause_scores(cls, card, idx)
+            rows = [r for rs in full.values() for r in rs]
+            others = {x.feats for x in idx.correct.get(cid, []) + corrections if x.source != text}
+            if not rows or any(similar.features(c) in others for c in cls):
+                continue  # not scored, or a clause of it is another exemplar too: excluding it shows nothing
+            # the first probe of the card that is scored and whose clauses no other exemplar repeats
+            assert any(x.source == text for x in idx.correct[cid])  # it is a correct exemplar of its card ...
+            assert max(sc for _, sc, _ in rows) == pytest.approx(1.0)  # ... that, with itself, is perfect
+            # ... and its own check never sees: scoring with `exclude` equals scoring with an index that lacks
+            # every exemplar of that probe, and no clause of it then meets a correct exemplar perfectly
+            left_out = similar.clause_scores(cls, card, idx, exclude=text)
+            pruned = similar.Index(
+                idx.idf, idx.default_idf,
+                {k: [x for x in v if x.source != text] for k, v in idx.myth.items()},
+                {**idx.correct, cid: [x for x in idx.correct[cid] if x.source != text]},
+                idx.correction, idx.names,
+            )
+            assert left_out == similar.clause_scores(cls, card, pruned), text
+            assert left_out.keys() == full.keys() and all(len(left_out[j]) == len(full[j]) for j in full)
+            assert max(sc for rs in left_out.values() for _, sc, _ in rs) < 0.999, text
+            checked += 1
+            break
+    assert checked >= 100, checked  # 107 of the 108 cards with probes at session 16
 
 
 def test_default_off_leaves_check_answer_unchanged(cards):
