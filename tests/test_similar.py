@@ -79,16 +79,58 @@ def test_the_fallback_catches_dev_myths_the_patterns_miss(alone):
         similar.enable(was)
 
 
-def test_negation_and_correction_are_not_caught(cards, enabled):
+# Corrections that the fallback flags as their own myth once it has not seen them (session 16): a clause cut
+# out of the correction shares the myth's words. Strict, like tests/data/similar_open.txt: a new one fails the
+# test, and so does one of these that is no longer flagged (remove it then).
+CORRECTIONS_FLAGGED = {
+    # "It is the other way round: the queries come from the decoder states, …": the clause "the queries come
+    # from the decoder states" meets the myth "the queries come from the encoder output"
+    ("mask-masked-attention", 2, "en"),
+    # "FLOPs 相同甚至更多，省的是显存和访存。": the clause "省的是显存和访存" meets the myth
+    # "FlashAttention 降低了 O(n²) 的计算量"
+    ("scale-flash-backward", 2, "zh"),
+}
+
+
+def test_negation_and_correction_are_not_caught(cards, enabled, monkeypatch):
     card = cards["flow-computation"]
     for text in ("The normalising factor is not d_k.", "We never divide the scores by d_k itself."):
         assert 0 not in card.check(text).similar, text
+    # A myth's correction is a correct exemplar of the index (`build`: ``correction``), and many of its
+    # clauses are also clauses of a probe or a dev answer: judged with them, its correct similarity is 1.0
+    # and it can never be flagged. So each correction is judged by an index without any correct exemplar
+    # that has the features of one of its clauses (its own exemplars and their copies).
+    idx = similar.index()
+    flagged, judged = {}, 0
     for name, c in cards.items():
         for j, m in enumerate(c.misconceptions):
+            mid = c.tells[j].myth
+            if not mid:
+                continue  # the fallback judges only misconceptions with a myth id
             for lang in ("en", "zh"):
                 correction = split_misconception(m[lang], lang)[1]
-                if correction:
-                    assert j not in c.check(correction).similar, (name, j, lang, correction)
+                if not correction:
+                    continue
+                seen = {similar.features(cl) for cl in clauses(correction)}
+
+                def unseen(exs, seen=seen):
+                    return [x for x in exs if x.feats not in seen]
+
+                pruned = similar.Index(
+                    idx.idf, idx.default_idf, idx.myth,
+                    {**idx.correct, c.id: unseen(idx.correct.get(c.id, []))},
+                    {**idx.correction, mid: unseen(idx.correction.get(mid, []))}, idx.names,
+                )
+                monkeypatch.setattr(similar, "_INDEX", pruned)  # what `similar.index()` returns
+                judged += 1
+                got = c.check(correction).similar
+                if j in got:
+                    flagged[(name, j, lang)] = (correction, got[j])
+    monkeypatch.setattr(similar, "_INDEX", idx)
+    assert judged >= 300, judged
+    new = {k: v for k, v in flagged.items() if k not in CORRECTIONS_FLAGGED}
+    assert not new, new
+    assert not CORRECTIONS_FLAGGED - set(flagged), CORRECTIONS_FLAGGED - set(flagged)
 
 
 def test_framed_and_conditional_clauses_are_not_compared(cards, enabled):
@@ -185,16 +227,35 @@ def test_probes_are_correct_exemplars_judged_without_themselves(cards):
     probes = similar.load_probes()
     assert sum(map(len, probes.values())) >= 4000 and set(probes) <= set(cards)
     idx = similar.index()
-    cid, texts = next((c, t) for c, t in sorted(probes.items()) if t)
-    text = texts[0]
-    assert any(x.source == text for x in idx.correct[cid])  # it is a correct exemplar of its card ...
-    card = cards[cid]
-    cls = clauses(text)
-    scored = similar.clause_scores(cls, card, idx, exclude=text)
-    full = similar.clause_scores(cls, card, idx)
-    if scored:  # ... that its own check never sees: with itself, the correct similarity is perfect
-        j = next(iter(full))
-        assert max(sc for _, sc, _ in full[j]) == pytest.approx(1.0)
+    checked = 0
+    for cid, texts in sorted(probes.items()):
+        card = cards[cid]
+        corrections = [x for t in card.tells if t.myth for x in idx.correction.get(t.myth, [])]
+        for text in texts:
+            cls = clauses(text)
+            full = similar.clause_scores(cls, card, idx)
+            rows = [r for rs in full.values() for r in rs]
+            others = {x.feats for x in idx.correct.get(cid, []) + corrections if x.source != text}
+            if not rows or any(similar.features(c) in others for c in cls):
+                continue  # not scored, or a clause of it is another exemplar too: excluding it shows nothing
+            # the first probe of the card that is scored and whose clauses no other exemplar repeats
+            assert any(x.source == text for x in idx.correct[cid])  # it is a correct exemplar of its card ...
+            assert max(sc for _, sc, _ in rows) == pytest.approx(1.0)  # ... that, with itself, is perfect
+            # ... and its own check never sees: scoring with `exclude` equals scoring with an index that lacks
+            # every exemplar of that probe, and no clause of it then meets a correct exemplar perfectly
+            left_out = similar.clause_scores(cls, card, idx, exclude=text)
+            pruned = similar.Index(
+                idx.idf, idx.default_idf,
+                {k: [x for x in v if x.source != text] for k, v in idx.myth.items()},
+                {**idx.correct, cid: [x for x in idx.correct[cid] if x.source != text]},
+                idx.correction, idx.names,
+            )
+            assert left_out == similar.clause_scores(cls, card, pruned), text
+            assert left_out.keys() == full.keys() and all(len(left_out[j]) == len(full[j]) for j in full)
+            assert max(sc for rs in left_out.values() for _, sc, _ in rs) < 0.999, text
+            checked += 1
+            break
+    assert checked >= 100, checked  # 107 of the 108 cards with probes at session 16
 
 
 def test_default_off_leaves_check_answer_unchanged(cards):
