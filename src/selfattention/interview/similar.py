@@ -26,7 +26,8 @@ exemplars: the same bag of words states it and its correction, so only its patte
 A clause the fallback flags is still vetoed in context, as a pattern's match would be
 (`matcher.check_answer`): when a condition or limitation of its sentence applies, when the speaker takes it
 back, and (here) when it names another method than the myth's claim does (`_other_subject`: "ALiBi's slopes
-are fixed" is no RoPE myth).
+are fixed" is no RoPE myth) or another setting than the myth does (`_other_setting`: "In cross-attention the
+queries come from another input" is no self-attention myth).
 
 A clause states misconception j when its similarity to the best myth exemplar of the same negation polarity
 (parity of negation / rejection words: "not …" does not meet an affirmative myth) is ≥ ``TAU`` and exceeds its
@@ -579,6 +580,27 @@ def _other_subject(idx: Index, mid: str, text: str) -> bool:
     return bool(got) and not (got & want)
 
 
+_SETTING = {
+    "self": re.compile(r"\bself[- ]?attention|自注意力", re.I),
+    "cross": re.compile(r"\bcross[- ]?attention|交叉注意力|编码器-解码器注意力|encoder-decoder attention", re.I),
+}
+
+
+def settings(text: str) -> frozenset[str]:
+    """The settings of attention a text names: self-attention, cross-attention."""
+    return frozenset(k for k, rx in _SETTING.items() if rx.search(text))
+
+
+def _other_setting(card, j: int, text: str) -> bool:
+    """The clause names a setting of attention (self- or cross-attention) that misconception ``j`` of
+    ``card`` (its claim and its correction, EN and 中文) names none of, though it names one: "In
+    cross-attention the queries come from another input" is no self-attention myth."""
+    m = card.misconceptions[j]
+    want = settings(f"{m['en']} {m['zh']}")
+    got = settings(text)
+    return bool(want) and bool(got) and not (got & want)
+
+
 def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     """Clauses that state something: not framed, not a question, not a condition, not rejected by a later
     clause of their sentence ("…, which is wrong") or by a short rejecting sentence right after ("That's a
@@ -640,7 +662,8 @@ def fallback(card, answer: str):
         for j, rows in clause_scores(cls, card, idx, exclude=answer).items():
             mid = card.tells[j].myth
             hits = [text for sm, sc, text in rows
-                    if sm >= TAU and sm - sc >= DELTA and not _other_subject(idx, mid, text)]
+                    if sm >= TAU and sm - sc >= DELTA and not _other_subject(idx, mid, text)
+                    and not _other_setting(card, j, text)]
             if hits:
                 found[j] = hits
         return found
