@@ -158,6 +158,8 @@ class Term:
         if pid == 0:  # child: a real terminal on fds 0/1/2; exec at once (nothing inherited is locked)
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # before main() asks
+                # a terminal's Ctrl-C, even when the runner ignores it (as a shell's background job does)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.execv(sys.executable, [sys.executable, "-c", _CHILD, *argv])
             finally:
                 os._exit(99)  # only if exec failed

@@ -582,7 +582,9 @@ def _other_subject(idx: Index, mid: str, text: str) -> bool:
 
 _SETTING = {
     "self": re.compile(r"\bself[- ]?attention|自注意力", re.I),
-    "cross": re.compile(r"\bcross[- ]?attention|交叉注意力|编码器-解码器注意力|encoder-decoder attention", re.I),
+    "cross": re.compile(
+        r"\bcross[- ]?attention|encoder-decoder attention|交叉注意力|编码器-解码器注意力", re.I
+    ),
 }
 
 
