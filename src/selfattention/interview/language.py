@@ -104,6 +104,7 @@ _FRAME = re.compile(
     r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as)|"
     r"usually|normally|in general|ordinarily)\b"
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
+    r"|(?<!换)(?<!换个)(?:有|一)种(?:说法|看法|观点)"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
 # a passive or impersonal belief ("is commonly believed", "is often mistaken for", "one might think") or a
@@ -126,7 +127,8 @@ _EN_HOLDS = (  # "many people (often / would) think", "it is (commonly) believed
     # not "as you would expect, …" (the speaker's own aside, not someone else's belief)
     rf"(?<!\bas )\b{_EN_HOLDER}(?:'ll|'d)? "
     rf"(?:(?:{_EN_OFTEN}|naturally|naively|might|may|would|could|will|tend to|all|still|also) )*"
-    rf"{_EN_BELIEF}\b|(?<!\bi )(?<!\bwe )\b(?:don't|do not|never) (?:think|assume|believe)\b"
+    rf"{_EN_BELIEF}\b|(?<!\bi )(?<!\bwe )(?<!\bi really )(?<!\bwe really )(?<!\bi just )(?<!\bi honestly )"
+    r"(?<!\bi personally )(?<!\bi simply )(?<!\bi still )\b(?:don't|do not|never) (?:think|assume|believe)\b"
     rf"|\b(?:is|are|was|were|be|been|it's) (?:{_EN_OFTEN} )*(?:thought|believed|assumed|said|"
     r"claimed)\b|\btempting to (?:think|believe|assume|say)\b"
     r"|\btempting (?:argument|idea|intuition|answer|claim|conclusion|reading|shortcut)\b"
@@ -169,7 +171,10 @@ _ENDORSE = re.compile(
     r"(?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate|fair)\b|\band (?:it|they) (?:is|are) (?:one|ones)\b"
     r"|\byou(?:'d| would)? be right\b|\b(?:they|people|you)(?:'re| are) right\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|不假|有道理|(?<!不)是正确的|(?<!不)正确的"
+    r"|\b(?:(?:they|people|that|this|it)(?:'re| are|'s| is) )?not wrong\b"
+    r"|^\s*(?:is|are|was|were) (?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
+    r"(?:right|correct|true|accurate)\b"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -775,6 +780,12 @@ _SELF_REJECTS = re.compile(
     r"|^(?:其实|实际上|但|但是|不过|嗯)?(?:不|不是|不对|不是的|不是这样|并不是|并非如此|错了|说错了|正好相反|恰恰相反|"
     r"刚好相反|恰好相反)$"
 )
+# ... of which these reject only as a whole sentence, or before a colon: "It doesn't, however, change the
+# output." continues its verb (review s16 H2)
+_BARE_REPLY = re.compile(
+    r"^(?:but )?(?:it|that|this|they) (?:doesn't|does not|isn't|is not|don't|do not|aren't|are not|won't|"
+    r"will not|can't|cannot|didn't|did not|wasn't|was not)$"
+)
 # a clause that only opens a sentence and carries on into the next ("Actually, no: …", "其实，…")
 _FILLER = re.compile(r"^(?:well|actually|oh|wait|hmm|um|er|so|in fact|hold on)$|^(?:其实|实际上|嗯|哦|等等)$")
 
@@ -796,7 +807,11 @@ def _opens_rejecting(cs: list[Clause]) -> bool:
     k = 0
     while k < len(cs) - 1 and _FILLER.match(re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")):
         k += 1
-    return bool(cs) and _rejects(cs[k].text)
+    if not cs or not _rejects(cs[k].text):
+        return False
+    low = re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")
+    # "It isn't, in the sense that matters: Y" rejects; "It doesn't, however, change Y" continues its verb
+    return not _BARE_REPLY.match(low) or k + 1 == len(cs) or any(x.colon for x in cs[k + 1:])
 
 
 def _reject_back(cs: list[Clause], end: int) -> None:
@@ -843,9 +858,23 @@ _QUOTE = re.compile(r'"([^"\n]{6,300})"|“([^”\n]{6,300})”|「([^」\n]{5,3
 _NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非")
 
 
+# a quote the speaker gives as their answer or cites as an authority's ("As the paper says, "…"", "My answer:
+# "…"", "I'd put it as "…"", "我的回答是"…"", "论文里说得很清楚："…"") states it (review s16 H1)
+_OWN_QUOTE = re.compile(
+    r"(?:\bas (?:the |a |an )?[\w.-]+(?: [\w.-]+){0,3} (?:says|said|puts it|shows|notes|writes|wrote|showed)"
+    r"|\bmy (?:answer|take|summary|point|one-liner)(?: is| would be| here)?"
+    r"|\bi(?:'d| would) (?:put|say|phrase|sum)(?: it| this| that)?(?: up)?(?: as| like)?"
+    r"|\bthe answer is|\bin short|\bto sum up|\bput simply|\bin a word"
+    r"|\bthe paper (?:says|states|shows)|\bthe key (?:point|fact) is)\W*$"
+    r"|(?:我的(?:回答|答案|理解|总结)(?:是|就是)?|我会(?:这么)?说|正如[^，。]{0,12}(?:说|所说|指出)(?:的)?|论文(?:里|中)?"
+    r"(?:说|写|讲|指出)(?:得很清楚|得很明白)?|一句话(?:说)?|总结一下|简单说|答案是)\W*$"
+)
+
+
 def _endorses(text: str) -> bool:
-    """``text`` (canonical) endorses what came before it, with no negation ("they are right", "这是对的")."""
-    return bool(_ENDORSE.search(text)) and not _NOT_AFTER.search(text)
+    """``text`` (canonical) endorses what came before it, with no negation besides the endorsement's own
+    ("they are right", "这是对的", "没错", "这话不假", "they're not wrong"; review s16 H3)."""
+    return bool(_ENDORSE.search(text)) and not _NOT_AFTER.search(_ENDORSE.sub(" ", text))
 
 
 def _quoted_spans(t: str) -> list[tuple[int, int]]:
@@ -858,7 +887,8 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
                 and len(re.findall(r"[\u4e00-\u9fff]", inner)) < 5):
             continue
         after = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=1)[0])[:80]
-        if _endorses(after):
+        before = canonical(re.split(r"[.!?;。！？；\n]", t[:m.start()])[-1])[-60:]
+        if _endorses(after) or _OWN_QUOTE.search(before):
             continue
         spans.append((m.start(), m.end()))
     return spans
@@ -867,7 +897,21 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
 def _endorses_next(pieces: list[str], k: int) -> bool:
     """The sentence after ``pieces[k]`` is a short endorsement ("They are right.", "这是对的。")."""
     nxt = canonical(pieces[k + 2]).strip() if k + 2 < len(pieces) else ""
-    return 0 < len(nxt) <= 40 and _endorses(nxt)
+    if not (0 < len(nxt) <= 40 and _endorses(nxt)) or _HEDGED.search(nxt):
+        return False
+    # nothing but the endorsement: not "That's true of keys and values only", "确实很多人这么想，但 …"
+    rest = _ENDORSE_FILLER.sub(" ", _ENDORSE.sub(" ", nxt))
+    return len(re.sub(r"[\W_]+", "", rest)) <= 4
+
+
+# a limitation or a correction in an endorsing sentence: it endorses something else (review s16 H5)
+_HEDGED = re.compile(
+    r"\b(?:but|only|though|except|however|yet|of|for|ask|question)\b|但|只|不过|可是|然而|这么想"
+)
+_ENDORSE_FILLER = re.compile(
+    r"\b(?:and|so|yes|yeah|indeed|well|very|really|fully|in fact|that|this|it|they|is|are|'s|'re|so)\b"
+    r"|这|那|如此|完全|非常|也|是|话|的|了|啊|呢"
+)
 
 
 def clauses(text: str) -> list[Clause]:

@@ -733,21 +733,27 @@ _OPENER = re.compile(
 )
 # a fronted phrase that names the ordinary case sets no condition ("With a standard Transformer, …", "Given
 # the usual setup, …", "Under the hood, …", "一般情况下，…"; review s15 M1: they vetoed most fallback catches)
+# ... nothing but that: "with a standard Transformer", not "with the standard causal mask",
+# "按标准设定 … 的情况下", "不用常规 KV cache 的情况下" (review s16 M3)
 _GENERIC = re.compile(
-    r"\b(?:standard|usual|usually|typical|typically|normal|normally|default|vanilla|plain|ordinary|regular|"
-    r"general|generally|common|most|original|the hood)\b"
-    r"|一般|通常|正常|标准|常规|默认|大多数|大部分|普通|典型|原始"
+    r"^(?:with|under|given|in|for|assuming) (?:a |an |the )?(?:(?:standard|usual|typical|normal|default|"
+    r"vanilla|plain|ordinary|regular|common|original) )+(?:transformer|model|setup|set-up|case|setting|"
+    r"settings|configuration|architecture|decoder|encoder|layer|block|llm|attention)s?$"
+    r"|^(?:under the hood|in general|in most cases|in the usual case|in the general case|generally|usually|"
+    r"normally|typically)$"
+    r"|^(?:一般|通常|正常|常规|大多数|多数|普通|典型)(?:的)?(?:情况|情形|场景)(?:下)?$"
+    r"|^在?(?:标准|常规|普通|典型|原始)(?:的)?(?:transformer|模型|设置|设定|架构)(?:里|中|下|上)?$"
 )
 
 
 def _fronted(low: str, whole: bool) -> bool:
     """``low`` (a clause, canonical) opens with a fronted condition or circumstance ("When d_k is large, …",
-    "计算受限时，…"): the whole clause (``whole``) or its part before a comma; not one that names the
-    ordinary case (`_GENERIC`)."""
+    "计算受限时，…"): the whole clause (``whole``) or its part before a comma; not one that only names the
+    ordinary case (`_GENERIC`: "With a standard Transformer,", "一般情况下，")."""
     m = _FRONTED_IN_CLAUSE.match(low)
     if m:
-        return not _GENERIC.search(m.group(0))
-    return whole and bool(_FRONTED_CONDITION.search(low)) and not _GENERIC.search(low)
+        return not _GENERIC.match(m.group(0).rstrip(",， ").strip())
+    return whole and bool(_FRONTED_CONDITION.search(low)) and not _GENERIC.match(low.strip(",， "))
 
 
 def _similar_vetoed(

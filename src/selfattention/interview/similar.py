@@ -20,8 +20,9 @@ negation, rejection and conditional words dropped; Chinese also by adjacent-char
 The dev corpus and the probes live under ``tests/data``; the index reads their packaged copy, `EXEMPLARS`
 (``exemplars.json.gz``, `export_exemplars`), so that an install without the tests folder checks alike.
 
-A myth whose correction swaps its roles (cross-attention's queries and keys, column- and row-parallel) has no
-exemplars: the same bag of words states it and its correction, so only its patterns flag it.
+A myth whose correction swaps its roles (`SWAPPED`: cross-attention's queries and keys, column- and
+row-parallel) has no exemplars: the same bag of words states it and its correction, so only its patterns
+flag it.
 
 A clause the fallback flags is still vetoed in context, as a pattern's match would be
 (`matcher.check_answer`): when a condition or limitation of its sentence applies, when the speaker takes it
@@ -352,7 +353,7 @@ def build(
             myth[mid] += _text_exemplars(t, whole=True)
         for t in (cen, czh):
             correction[mid] += _text_exemplars(t)
-    swapped = {mid for mid, (_en, _zh, cen, czh) in claims.items() if _REVERSED.search(f"{cen} {czh}")}
+    swapped = SWAPPED & set(claims)
     claim_ref = {mid: frozenset().union(*(x.feats for x in exs)) for mid, exs in myth.items()}
     users: dict[str, tuple] = {}
     for card in cards:
@@ -406,9 +407,15 @@ def build(
     return Index(idf, math.log(n + 1) + 1, dict(myth), dict(correct), dict(correction), names_of)
 
 
-# a correction that swaps the claim's roles ("It is the other way round: the queries come from the decoder …")
-# says what the claim says with the same words: such a myth has no exemplars (its patterns alone flag it)
-_REVERSED = re.compile(r"\bother way (?:round|around)\b|\bthe reverse\b|正好相反|恰恰相反|反过来", re.I)
+# Myths whose correction swaps the claim's roles ("It is the other way round: the queries come from the
+# decoder …") say what the claim says with the same words: they have no exemplars (their patterns alone flag
+# them). Listed by hand (a regex on "正好相反" also caught the bool-mask myth, whose correction compares two
+# APIs, and lost its catches: review s16 M1); tests/test_review19_swapped.py checks each correction repeats
+# most of its claim's words.
+SWAPPED = frozenset({
+    "cross-attention-queries-from-encoder", "tp-qkv-row-parallel-w-o-column",
+    "attention-dominates-short-contexts-ffn-long", "in-nn-multiheadattention-boolean-true-means",
+})
 
 
 def _sim_w(a: frozenset[str], b: frozenset[str], idf: dict[str, float], dflt: float, how: str) -> float:
@@ -593,14 +600,38 @@ def settings(text: str) -> frozenset[str]:
     return frozenset(k for k, rx in _SETTING.items() if rx.search(text))
 
 
-def _other_setting(card, j: int, text: str) -> bool:
-    """The clause names a setting of attention (self- or cross-attention) that misconception ``j`` of
-    ``card`` (its claim and its correction, EN and 中文) names none of, though it names one: "In
-    cross-attention the queries come from another input" is no self-attention myth."""
+def _other_setting(card, j: int, sentence: str) -> bool:
+    """The clause's sentence names a setting of attention (self- or cross-attention) that misconception
+    ``j`` of ``card`` (its claim and its correction, EN and 中文) names none of, though it names one: "In
+    cross-attention the queries come from another input" is no self-attention myth. A setting named for a
+    comparison ("just like masked self-attention", "和自注意力一样") does not count (review s16 M5)."""
     m = card.misconceptions[j]
     want = settings(f"{m['en']} {m['zh']}")
-    got = settings(text)
+    got = settings(_LIKE.sub(" ", sentence))
     return bool(want) and bool(got) and not (got & want)
+
+
+_LIKE = re.compile(
+    r"\b(?:just |exactly )?(?:like|as in|as with|similar to|unlike|compared (?:to|with)|than)\b[^,.;:]*"
+    r"|(?:和|跟|与|像)[^，。；,;]{0,20}(?:一样|相同|类似|不同)"
+)
+
+
+_APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
+_EN_VERBISH = re.compile(
+    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|will|should|must|may|might|would|could|"
+    r"not|no|never)\b|n't\b|\w(?:ed|es|s)\b(?<!ss\b)"
+)
+
+
+def _appositive(cls: Sequence[Clause], k: int) -> bool:
+    """Clause ``k`` is a short noun phrase set after a clause of its sentence ("We divide by sqrt(d_k), the
+    head dimension, …"): it names what came before and states nothing (review s15 H4)."""
+    c = cls[k]
+    if not k or cls[k - 1].sentence != c.sentence:
+        return False
+    low = c.text.strip().casefold()
+    return bool(_APPOSITIVE.match(low)) and not _EN_VERBISH.search(low.split(None, 1)[1])
 
 
 def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
@@ -609,7 +640,7 @@ def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     myth.")."""
     out = []
     for k, c in enumerate(cls):
-        if c.framed or c.question or c.conditional or c.mention:
+        if c.framed or c.question or c.conditional or c.mention or _appositive(cls, k):
             continue
         later = [x for x in cls[k + 1:] if x.sentence == c.sentence]
         if any(u.post for x in later for u in x.units):
@@ -661,11 +692,12 @@ def fallback(card, answer: str):
     def run(cls: Sequence[Clause]) -> dict[int, list[str]]:
         idx = index()
         found: dict[int, list[str]] = {}
+        sentence_of = {c.text: " ".join(x.text for x in cls if x.sentence == c.sentence) for c in cls}
         for j, rows in clause_scores(cls, card, idx, exclude=answer).items():
             mid = card.tells[j].myth
             hits = [text for sm, sc, text in rows
                     if sm >= TAU and sm - sc >= DELTA and not _other_subject(idx, mid, text)
-                    and not _other_setting(card, j, text)]
+                    and not _other_setting(card, j, sentence_of.get(text, text))]
             if hits:
                 found[j] = hits
         return found
