@@ -1,6 +1,6 @@
 """The review of session 16's checker (helper-210 on 3d4012a): rows that a553a05..3d4012a got wrong.
 
-On 3d4012a 29 of these 31 tests failed; the two that passed are marked (-). H1 quotes the speaker endorses (their answer, an
+On 3d4012a 30 of these 33 tests failed; the three that passed are marked (-). H1 quotes the speaker endorses (their answer, an
 authority's words, '"…" is correct'), H2 "It doesn't, however, …" read as a bare rejection, H3 没错 / 不假 /
 "not wrong" that could never endorse, H4 "有一种说法 …，但其实 …" no frame, H5 a short next sentence that
 endorses something else, M1 the bool-mask myth lost to a regex, M2 the swapped MHA/SDPA convention flagged on
@@ -35,6 +35,8 @@ MYTH = [
     ("mask-kv-cache", 1, "I really don't think it's hard: queries are cached too."),
     # M1
     ("bias-mask-conventions", 0, "True in bool mask = masked, always, every library do it same way"),
+    # s15 H4: the appositive is no claim, the clause before it still is (-)
+    ("flow-computation", 0, "We divide the scores by d_k, the head dimension, before the softmax."),
     # M5
     ("mask-self-masked-cross", 0, "In cross-attention the queries come from the decoder, and because it sits in "
      "the decoder it needs a causal mask just like masked self-attention."),
@@ -58,6 +60,7 @@ CORRECT = [
     ("mask-torch-mha-masks", "SDPA 里布尔 True 表示可以关注。"),
     ("mask-torch-mha-masks", "In scaled_dot_product_attention a boolean True means the position may be attended; "
      "in nn.MultiheadAttention it means blocked."),
+    ("flow-computation", "We divide the scores by sqrt(d_k), the head dimension, before the softmax."),
     # M6
     ("pos-families", "分数仍然依赖绝对位置，线性关系只让偏移变得可学习。"),
 ]

@@ -188,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     similar.enable(sim)
     root = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus"
     dirs = [Path(a) for a in args] or [root / "dev", root / "heldout"]
+    stale = similar.CORPUS_DEV.is_dir() and similar.export_exemplars(None) != similar.EXEMPLARS.read_bytes()
+    if sim and stale:
+        # the index reads the packaged copy: a dev entry edited since would still be an exemplar of itself
+        print("the packaged exemplars differ from tests/data (dev corpus or probes edited): run "
+              "`python -m selfattention.interview.similar --export` first", file=sys.stderr)
+        return 2
     cards = bank.load_cards()
     for d in dirs:
         entries = load_corpus(d)
