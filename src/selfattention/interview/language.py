@@ -104,7 +104,7 @@ _FRAME = re.compile(
     r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as)|"
     r"usually|normally|in general|ordinarily)\b"
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
-    r"|(?<!换)(?<!换个)(?:有|一)种(?:说法|看法|观点)"
+    r"|(?<![我换另])(?<!换个)(?<!同意)(?<!支持)(?:还)?有一?种(?:说法|看法|观点)(?!更)"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
 # a passive or impersonal belief ("is commonly believed", "is often mistaken for", "one might think") or a
@@ -810,8 +810,26 @@ def _opens_rejecting(cs: list[Clause]) -> bool:
     if not cs or not _rejects(cs[k].text):
         return False
     low = re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")
-    # "It isn't, in the sense that matters: Y" rejects; "It doesn't, however, change Y" continues its verb
-    return not _BARE_REPLY.match(low) or k + 1 == len(cs) or any(x.colon for x in cs[k + 1:])
+    if not _BARE_REPLY.match(low):
+        return True
+    # "It doesn't, however, change the output", "They aren't, though, the biggest part": after an aside the
+    # reply's verb carries on into a clause with no subject or verb of its own; anything else rejects ("It
+    # doesn't, the FLOPs are the same", "It doesn't, though.", "It isn't, in the sense that matters: Y")
+    m = k + 1
+    while m < len(cs) and _ASIDE.match(re.sub(r"\s+", " ", canonical(cs[m].text)).strip(" -—–.!")):
+        m += 1
+    if m == k + 1 or m == len(cs) or cs[m].colon:
+        return True
+    rest = re.sub(r"\s+", " ", canonical(cs[m].text)).strip()
+    return bool(_EN_VERB.search(rest) or _SUBJECT.match(rest) or _HAS_FINITE.search(rest))
+
+
+_ASIDE = re.compile(
+    r"^(?:however|though|mind you|of course|in fact|as far as i know|to be fair|i think|i'd say|actually|"
+    r"really|in practice|honestly|strictly speaking|in general)$"
+)
+_SUBJECT = re.compile(r"^(?:it|they|we|i|you|he|she|this|that|these|those|there|only|but|and|because|so)\b")
+_HAS_FINITE = re.compile(r"\b\w+(?:s|ed)\b\s+\w+")  # "the FLOPs stay …", "it saves memory"
 
 
 def _reject_back(cs: list[Clause], end: int) -> None:
@@ -855,20 +873,30 @@ def _rejections(sentences: list[list[Clause]]) -> None:
 # clause ('The textbook line "…" conflates things'). Unless the speaker endorses it right
 # after ('"…" — and that's right', '"…"，这是对的').
 _QUOTE = re.compile(r'"([^"\n]{6,300})"|“([^”\n]{6,300})”|「([^」\n]{5,300})」|『([^』\n]{5,300})』')
-_NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非")
+_NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非|未|难说|谈不上|算不上")
 
 
 # a quote the speaker gives as their answer or cites as an authority's ("As the paper says, "…"", "My answer:
 # "…"", "I'd put it as "…"", "我的回答是"…"", "论文里说得很清楚："…"") states it (review s16 H1)
 _OWN_QUOTE = re.compile(
-    r"(?:\bas (?:the |a |an )?[\w.-]+(?: [\w.-]+){0,3} (?:says|said|puts it|shows|notes|writes|wrote|showed)"
-    r"|\bmy (?:answer|take|summary|point|one-liner)(?: is| would be| here)?"
+    r"(?:\bmy (?:answer|take|summary|point|one-liner)(?: is| would be| here)?"
     r"|\bi(?:'d| would) (?:put|say|phrase|sum)(?: it| this| that)?(?: up)?(?: as| like)?"
-    r"|\bthe answer is|\bin short|\bto sum up|\bput simply|\bin a word"
-    r"|\bthe paper (?:says|states|shows)|\bthe key (?:point|fact) is)\W*$"
-    r"|(?:我的(?:回答|答案|理解|总结)(?:是|就是)?|我会(?:这么)?说|正如[^，。]{0,12}(?:说|所说|指出)(?:的)?|论文(?:里|中)?"
-    r"(?:说|写|讲|指出)(?:得很清楚|得很明白)?|一句话(?:说)?|总结一下|简单说|答案是)\W*$"
+    r"|\bthe answer is|\bin short|\bto sum up|\bput simply|\bin a word|\bthe key (?:point|fact) is)\W*$"
+    r"|(?:我的(?:回答|答案|理解|总结)(?:是|就是)?|我会(?:这么)?说|一句话(?:说)?|总结一下|简单说|答案是)\W*$"
 )
+# ... and one cited from someone else is the speaker's only when no correction follows it ('As the
+# interviewer said, "…", but I disagree', '正如有些博客所说，“…”，其实不然': review s16b H-B)
+_CITED_QUOTE = re.compile(
+    r"\bas (?:the |a |an |one |some )?[\w.-]+(?: [\w.-]+){0,3} "
+    r"(?:says|said|puts it|shows|notes|writes|wrote|showed)\W*$|\bthe paper (?:says|states|shows)\W*$"
+    r"|(?:正如[^，。]{0,12}(?:说|所说|指出)(?:的)?|论文(?:里|中)?(?:说|写|讲|指出)(?:得很清楚|得很明白)?)\W*$"
+)
+_CORRECTS = re.compile(
+    r"\b(?:but|however|though|yet|disagree|wrong|false|myth|misconception|incorrect|not|never|no)\b|n[’']t\b"
+    r"|但|其实|然而|不过|不然|不对|错|误|并非|不是"
+)
+# a limit on an endorsement after a quote ('"…" is true only for quantised caches': review s16b M-F)
+_LIMITED = re.compile(r"\b(?:only|for|with|when|if|unless|except|in (?:the|a|some|most) )|只|仅|对于|时")
 
 
 def _endorses(text: str) -> bool:
@@ -888,7 +916,11 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
             continue
         after = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=1)[0])[:80]
         before = canonical(re.split(r"[.!?;。！？；\n]", t[:m.start()])[-1])[-60:]
-        if _endorses(after) or _OWN_QUOTE.search(before):
+        nxt = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=2)[1] if len(
+            re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=2)) > 1 else "")[:80]
+        if _endorses(after) and not _LIMITED.search(after) or _OWN_QUOTE.search(before) or (
+            _CITED_QUOTE.search(before) and not _CORRECTS.search(f"{after} {nxt}")
+        ):
             continue
         spans.append((m.start(), m.end()))
     return spans
@@ -897,20 +929,23 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
 def _endorses_next(pieces: list[str], k: int) -> bool:
     """The sentence after ``pieces[k]`` is a short endorsement ("They are right.", "这是对的。")."""
     nxt = canonical(pieces[k + 2]).strip() if k + 2 < len(pieces) else ""
-    if not (0 < len(nxt) <= 40 and _endorses(nxt)) or _HEDGED.search(nxt):
+    raw = pieces[k + 2] + (pieces[k + 3] if k + 3 < len(pieces) else "")
+    if not (0 < len(nxt) <= 40 and _endorses(nxt)) or _HEDGED.search(nxt) or re.search(r"[?？]|吗", raw):
         return False
     # nothing but the endorsement: not "That's true of keys and values only", "确实很多人这么想，但 …"
-    rest = _ENDORSE_FILLER.sub(" ", _ENDORSE.sub(" ", nxt))
-    return len(re.sub(r"[\W_]+", "", rest)) <= 4
+    rest = re.sub(r"[\W_]+", "", _ENDORSE_FILLER.sub(" ", _ENDORSE.sub(" ", nxt)))
+    return len(rest) <= (1 if re.search(r"[\u4e00-\u9fff]", rest) else 4)
 
 
 # a limitation or a correction in an endorsing sentence: it endorses something else (review s16 H5)
 _HEDGED = re.compile(
-    r"\b(?:but|only|though|except|however|yet|of|for|ask|question)\b|但|只|不过|可是|然而|这么想"
+    r"\b(?:but|only|though|except|however|yet|ask|question|keys?|values?|queries)\b"
+    r"|但|只|不过|可是|然而|这么想|常见|容易"
 )
 _ENDORSE_FILLER = re.compile(
-    r"\b(?:and|so|yes|yeah|indeed|well|very|really|fully|in fact|that|this|it|they|is|are|'s|'re|so)\b"
-    r"|这|那|如此|完全|非常|也|是|话|的|了|啊|呢"
+    r"\b(?:and|so|yes|yeah|indeed|well|very|really|fully|in fact|that|this|it|they|is|are|'s|'re|of course|"
+    r"i think|i agree(?: with them| with that)?|about that|absolutely|in my experience|with them)\b"
+    r"|这|那|如此|完全|非常|也|是|话|的|了|啊|呢|我觉得|他们|说得|我同意"
 )
 
 

@@ -735,14 +735,19 @@ _OPENER = re.compile(
 # the usual setup, …", "Under the hood, …", "一般情况下，…"; review s15 M1: they vetoed most fallback catches)
 # ... nothing but that: "with a standard Transformer", not "with the standard causal mask",
 # "按标准设定 … 的情况下", "不用常规 KV cache 的情况下" (review s16 M3)
+_GENERIC_HEAD = (
+    r"(?:transformer|model|setup|set-up|case|setting|settings|configuration|architecture|decoder|encoder|"
+    r"layer|block|llm|attention|self-attention|multi-head attention|gpt|bert|conditions|practice|"
+    r"decoder-only transformer|decoder-only model|transformer architecture|transformer layer)s?"
+)
 _GENERIC = re.compile(
-    r"^(?:with|under|given|in|for|assuming) (?:a |an |the )?(?:(?:standard|usual|typical|normal|default|"
-    r"vanilla|plain|ordinary|regular|common|original) )+(?:transformer|model|setup|set-up|case|setting|"
-    r"settings|configuration|architecture|decoder|encoder|layer|block|llm|attention)s?$"
+    r"^(?:with|under|given|in|for|assuming|when using|using) (?:a |an |the )?(?:(?:standard|usual|typical|"
+    r"normal|default|vanilla|plain|ordinary|regular|common|original) )+" + _GENERIC_HEAD
+    + r"(?: in practice)?$"
     r"|^(?:under the hood|in general|in most cases|in the usual case|in the general case|generally|usually|"
-    r"normally|typically)$"
-    r"|^(?:一般|通常|正常|常规|大多数|多数|普通|典型)(?:的)?(?:情况|情形|场景)(?:下)?$"
-    r"|^在?(?:标准|常规|普通|典型|原始)(?:的)?(?:transformer|模型|设置|设定|架构)(?:里|中|下|上)?$"
+    r"normally|typically|under normal conditions|in practice)$"
+    r"|^在?(?:一般|通常|正常|常规|大多数|绝大多数|大部分|多数|普通|典型|默认|标准)(?:的)?(?:情况|情形|场景)(?:下)?$"
+    r"|^在?(?:标准|常规|普通|典型|原始|默认)(?:的)?\s*(?:transformer|模型|设置|设定|架构)\s*(?:里|中|下|上)?$"
 )
 
 

@@ -410,8 +410,8 @@ def build(
 # Myths whose correction swaps the claim's roles ("It is the other way round: the queries come from the
 # decoder …") say what the claim says with the same words: they have no exemplars (their patterns alone flag
 # them). Listed by hand (a regex on "正好相反" also caught the bool-mask myth, whose correction compares two
-# APIs, and lost its catches: review s16 M1); tests/test_review19_swapped.py checks each correction repeats
-# most of its claim's words.
+# APIs, and lost its catches: review s16 M1); tests/test_review20_s16.py checks that each is stated by nearly
+# the bag of words of its swapped correction.
 SWAPPED = frozenset({
     "cross-attention-queries-from-encoder", "tp-qkv-row-parallel-w-o-column",
     "attention-dominates-short-contexts-ffn-long", "in-nn-multiheadattention-boolean-true-means",
@@ -612,26 +612,10 @@ def _other_setting(card, j: int, sentence: str) -> bool:
 
 
 _LIKE = re.compile(
-    r"\b(?:just |exactly )?(?:like|as in|as with|similar to|unlike|compared (?:to|with)|than)\b[^,.;:]*"
-    r"|(?:和|跟|与|像)[^，。；,;]{0,20}(?:一样|相同|类似|不同)"
+    r"\b(?:just |exactly )?(?:like|as in|as with|similar to|unlike|compared (?:to|with)|than|apart from|"
+    r"except(?: for)?|setting aside|leaving aside|aside from)\b[^,.;:]*|[^,.;:]*\baside\b"
+    r"|(?:和|跟|与|像)[^，。；,;]{0,20}(?:一样|相同|类似|不同)|(?:先不谈|不谈|除了)[^，。；,;]{0,20}|[^，。；,;]{0,20}另说"
 )
-
-
-_APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
-_EN_VERBISH = re.compile(
-    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|will|should|must|may|might|would|could|"
-    r"not|no|never)\b|n't\b|\w(?:ed|es|s)\b(?<!ss\b)"
-)
-
-
-def _appositive(cls: Sequence[Clause], k: int) -> bool:
-    """Clause ``k`` is a short noun phrase set after a clause of its sentence ("We divide by sqrt(d_k), the
-    head dimension, …"): it names what came before and states nothing (review s15 H4)."""
-    c = cls[k]
-    if not k or cls[k - 1].sentence != c.sentence:
-        return False
-    low = c.text.strip().casefold()
-    return bool(_APPOSITIVE.match(low)) and not _EN_VERBISH.search(low.split(None, 1)[1])
 
 
 def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
@@ -640,7 +624,7 @@ def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     myth.")."""
     out = []
     for k, c in enumerate(cls):
-        if c.framed or c.question or c.conditional or c.mention or _appositive(cls, k):
+        if c.framed or c.question or c.conditional or c.mention:
             continue
         later = [x for x in cls[k + 1:] if x.sentence == c.sentence]
         if any(u.post for x in later for u in x.units):
