@@ -30,6 +30,7 @@ MYTH = [
     ("mask-kv-cache", 1, "很多人认为 query 也要缓存。我觉得他们是对的。"),
     # M-E
     ("mh-mqa-gqa", 0, "MQA shares one K and V across heads, an h-fold FLOP reduction."),
+    ("mh-mqa-gqa", 0, "MQA gives one main benefit, an h-fold reduction in compute."),
 ]
 CORRECT = [
     # H-A

@@ -618,6 +618,23 @@ _LIKE = re.compile(
 )
 
 
+_APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
+_EN_VERBISH = re.compile(
+    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|will|should|must|may|might|would|could|"
+    r"not|no|never)\b|n't\b"
+)
+
+
+def _appositive(cls: Sequence[Clause], k: int) -> bool:
+    """Clause ``k`` is a short noun phrase set after a clause of its sentence ("We divide by sqrt(d_k), the
+    head dimension, …")."""
+    c = cls[k]
+    if not k or cls[k - 1].sentence != c.sentence:
+        return False
+    low = c.text.strip().casefold()
+    return bool(_APPOSITIVE.match(low)) and not _EN_VERBISH.search(low)
+
+
 def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
     """Clauses that state something: not framed, not a question, not a condition, not rejected by a later
     clause of their sentence ("…, which is wrong") or by a short rejecting sentence right after ("That's a
@@ -645,7 +662,11 @@ def clause_scores(
     how = how or SIM
     out: dict[int, list[tuple[float, float, str]]] = {}
     asked = question_features(card)
-    aff = [(c, features(c), polarity(c)) for c in _affirmed(cls)]
+    # a short noun phrase set after a clause ("…, the head dimension, …", "…, an h-fold FLOP reduction") is
+    # scored with that clause: alone it met a myth through two words (review s15 H4, s16b M-E)
+    prev = {id(c): cls[k - 1] for k, c in enumerate(cls) if _appositive(cls, k)}
+    aff = [(c, features(c) | (features(prev[id(c)]) if id(c) in prev else frozenset()), polarity(c))
+           for c in _affirmed(cls)]
     aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
