@@ -36,6 +36,11 @@ MYTH = [
     ("tf-params-flops", "attention-dominates-short-contexts-ffn-long",
      "Attention dominates the compute at short contexts and the FFN at long ones."),
     ("tf-params-flops", "attention-dominates-short-contexts-ffn-long", "短上下文时注意力占主导，长上下文时 FFN 占主导。"),
+    # swapped since session 16's re-review (its correction states the other API's convention)
+    ("mask-torch-mha-masks", "in-nn-multiheadattention-boolean-true-means",
+     "In nn.MultiheadAttention a boolean True means the position may be attended, as in SDPA."),
+    ("mask-torch-mha-masks", "in-nn-multiheadattention-boolean-true-means",
+     "在 nn.MultiheadAttention 里布尔 True 和 SDPA 一样表示可以关注。"),
 ]
 
 
@@ -62,7 +67,7 @@ def test_the_myth_itself_is_still_flagged(cards, cid, mid, text):
 
 def test_swapped_myths_have_no_exemplars():
     idx = similar.index()
-    for mid in ("cross-attention-queries-from-encoder", "tp-qkv-row-parallel-w-o-column",
-                "attention-dominates-short-contexts-ffn-long"):
-        assert not idx.myth.get(mid)
+    assert len(similar.SWAPPED) == 4
+    for mid in similar.SWAPPED:
+        assert not idx.myth.get(mid), mid
     assert idx.myth.get("we-divide-d-k")  # a myth whose correction negates it keeps its exemplars
