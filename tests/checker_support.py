@@ -7,8 +7,9 @@ A review test lists sentences per card, each a (card id, sentence) pair:
 - OPEN: correct sentences still flagged for a known reason (strict xfail, so fixing one shows up as XPASS).
 
 `checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason=...)` returns the three parametrised test functions, and
-`keypoint_tests(NOT_TICKING, TICKING)` two over (card, key point, sentence) rows; a test module binds them to
-names that start with ``test_``:
+`keypoint_tests(NOT_TICKING, TICKING)` two over (card, key point, sentence) rows, and `myth_index_tests(MYTH,
+CORRECT)` two over (card, myth index, sentence) and (card, sentence) rows; a test module binds them to names
+that start with ``test_``:
 
     test_not_flagged, test_flagged, test_open = checker_tests(NOT_FLAGGED, FLAGGED, OPEN, reason="...")
 """
@@ -77,3 +78,18 @@ def keypoint_tests(not_ticking, ticking, clean: bool = False):
         assert not (clean and stated), f"{text!r} states {stated}"
 
     return test_false_statement_does_not_tick_its_point, test_correct_statement_still_ticks_its_point
+
+
+def myth_index_tests(myth, correct):
+    """Two parametrised tests: each (card id, misconception index, sentence) row of ``myth`` states that very
+    misconception; each (card id, sentence) row of ``correct`` states none."""
+
+    @pytest.mark.parametrize(("cid", "j", "text"), list(myth))
+    def test_the_myth_is_flagged(cid, j, text):
+        assert j in card_map()[cid].check(text).stated
+
+    @pytest.mark.parametrize(("cid", "text"), list(correct))
+    def test_the_correct_answer_is_not_flagged(cid, text):
+        assert not card_map()[cid].check(text).stated
+
+    return test_the_myth_is_flagged, test_the_correct_answer_is_not_flagged

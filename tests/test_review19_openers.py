@@ -8,8 +8,7 @@ vetoes ("When the sequence is short, X", "如果序列很短，X").
 from __future__ import annotations
 
 import pytest
-
-from selfattention.interview import bank
+from checker_support import card_map
 
 # clauses the fallback flags (the patterns miss them), from dev myth answers
 EN = [("flow-why-softmax", 0, "softmax is used mostly by convention."),
@@ -25,7 +24,7 @@ CONDITION_ZH = ["序列很短的时候，", "在没有掩码的情况下，", "�
 
 @pytest.fixture(scope="module")
 def cards():
-    return {c.id: c for c in bank.load_cards()}
+    return card_map()
 
 
 def _cap(s: str) -> str:

@@ -8,8 +8,9 @@ On main 451c5e2..b7b0ec2 the four `CORRECT` rows marked (*) were flagged.
 from __future__ import annotations
 
 import pytest
+from checker_support import card_map
 
-from selfattention.interview import bank, similar
+from selfattention.interview import similar
 
 CORRECT = [
     ("mask-cross-attention", "cross-attention-queries-from-encoder",  # (*)
@@ -46,7 +47,7 @@ MYTH = [
 
 @pytest.fixture(scope="module")
 def cards():
-    return {c.id: c for c in bank.load_cards()}
+    return card_map()
 
 
 def _j(card, mid):

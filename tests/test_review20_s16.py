@@ -10,8 +10,9 @@ for a comparison, M6 misconceptions whose correction was empty (";" joined it to
 from __future__ import annotations
 
 import pytest
+from checker_support import card_map, myth_index_tests
 
-from selfattention.interview import bank, similar
+from selfattention.interview import similar
 from selfattention.interview.language import split_misconception
 
 MYTH = [
@@ -68,17 +69,10 @@ CORRECT = [
 
 @pytest.fixture(scope="module")
 def cards():
-    return {c.id: c for c in bank.load_cards()}
+    return card_map()
 
 
-@pytest.mark.parametrize(("cid", "j", "text"), MYTH)
-def test_the_myth_is_flagged(cards, cid, j, text):
-    assert j in cards[cid].check(text).stated
-
-
-@pytest.mark.parametrize(("cid", "text"), CORRECT)
-def test_the_correct_answer_is_not_flagged(cards, cid, text):
-    assert not cards[cid].check(text).stated
+test_the_myth_is_flagged, test_the_correct_answer_is_not_flagged = myth_index_tests(MYTH, CORRECT)
 
 
 def test_every_misconception_has_a_correction_in_both_languages(cards):

@@ -10,8 +10,7 @@ Rows marked (-) passed on 66604e4 already.
 from __future__ import annotations
 
 import pytest
-
-from selfattention.interview import bank
+from checker_support import card_map, myth_index_tests
 
 MYTH = [
     # H-A
@@ -69,17 +68,10 @@ CLAUSE_ZH = ("cx-kv-cache-memory", 0, "头越多 cache 越大。")
 
 @pytest.fixture(scope="module")
 def cards():
-    return {c.id: c for c in bank.load_cards()}
+    return card_map()
 
 
-@pytest.mark.parametrize(("cid", "j", "text"), MYTH)
-def test_the_myth_is_flagged(cards, cid, j, text):
-    assert j in cards[cid].check(text).stated
-
-
-@pytest.mark.parametrize(("cid", "text"), CORRECT)
-def test_the_correct_answer_is_not_flagged(cards, cid, text):
-    assert not cards[cid].check(text).stated
+test_the_myth_is_flagged, test_the_correct_answer_is_not_flagged = myth_index_tests(MYTH, CORRECT)
 
 
 @pytest.mark.parametrize("opener", OPENERS_EN)

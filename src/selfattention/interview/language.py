@@ -914,10 +914,10 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
         if (words < 4 and not (words == 3 and _EN_VERB.search(inner.casefold()))
                 and len(re.findall(r"[\u4e00-\u9fff]", inner)) < 5):
             continue
-        after = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=1)[0])[:80]
+        rest = re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=2)  # this sentence's rest, the next one
+        after = canonical(rest[0])[:80]
         before = canonical(re.split(r"[.!?;。！？；\n]", t[:m.start()])[-1])[-60:]
-        nxt = canonical(re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=2)[1] if len(
-            re.split(r"[.!?;。！？；\n]", t[m.end():], maxsplit=2)) > 1 else "")[:80]
+        nxt = canonical(rest[1] if len(rest) > 1 else "")[:80]
         if _endorses(after) and not _LIMITED.search(after) or _OWN_QUOTE.search(before) or (
             _CITED_QUOTE.search(before) and not _CORRECTS.search(f"{after} {nxt}")
         ):
