@@ -16,6 +16,7 @@ import hashlib
 import io
 import json
 import os
+import platform
 import pty
 import re
 import signal
@@ -145,22 +146,31 @@ def _db_rows(db: str) -> tuple[list[tuple], dict[str, tuple]]:
 
 # -- a real pty around main() in a forked child ----------------------------------------------------------
 _CHILD = (
-    "import sys\n"
+    "import faulthandler, signal, sys\n"
+    "faulthandler.register(signal.SIGUSR1, all_threads=True)\n"  # a stuck child shows its stacks (expect)
     "from selfattention.interview.rehearse import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )  # the child's program: the environment (os.environ, set by the `env` fixture) is inherited through exec
 
+# the system calls that block on the terminal, per machine: number -> its first argument when it must be
+# the terminal's (read(0, ...), select/pselect6 with nfds 1: fd 0 only), or None (poll/ppoll)
+_READING: dict[str, dict[int, int | None]] = {
+    "x86_64": {0: 0, 23: 1, 270: 1, 7: None, 271: None},
+    "aarch64": {63: 0, 72: 1, 73: None},
+}
+
+
 class Term:
     """A forked child running ``main(argv)`` on a fresh pseudo-terminal, driven with pexpect."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], program: str = _CHILD) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # child: a real terminal on fds 0/1/2; exec at once (nothing inherited is locked)
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # before main() asks
                 # a terminal's Ctrl-C, even when the runner ignores it (as a shell's background job does)
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
-                os.execv(sys.executable, [sys.executable, "-c", _CHILD, *argv])
+                os.execv(sys.executable, [sys.executable, "-c", program, *argv])
             finally:
                 os._exit(99)  # only if exec failed
         self.pid = pid
@@ -168,9 +178,54 @@ class Term:
         self.child = pexpect.fdpexpect.fdspawn(fd, timeout=60, encoding="utf-8")
 
     def expect(self, pattern: str) -> None:
-        self.child.expect(pattern)
+        try:
+            self.child.expect(pattern)
+        except pexpect.TIMEOUT:  # say what the child printed and where each of its threads waits
+            seen = self.child.before or ""
+            stacks = ""
+            if not self.reaped:
+                os.kill(self.pid, signal.SIGUSR1)
+                try:  # whatever the dump prints within 3 s
+                    self.child.expect(pexpect.TIMEOUT, timeout=3)
+                except pexpect.EOF:
+                    pass
+                stacks = self.child.before or ""
+            raise AssertionError(
+                f"no {pattern!r} within {self.child.timeout} s; the child printed (last 1500 chars):\n"
+                f"{seen[-1500:]}\n-- its threads on SIGUSR1 --\n{stacks[-4000:]}"
+            ) from None
+
+    def waiting_for_input(self, timeout: float = 30.0) -> bool:
+        """Wait until the child's main thread is blocked reading the terminal (read, select or poll on fd 0),
+        as it is whenever a person types. A Ctrl-C that lands between the prompt being printed and readline's
+        select() is only noticed at the next signal (CPython's readline loop), so the tests press keys the
+        way a person does: while the program waits for them. False if /proc cannot tell (then waits 0.2 s)."""
+        calls = _READING.get(platform.machine())
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                fields = Path(f"/proc/{self.pid}/syscall").read_text().split()
+            except OSError:
+                fields = []
+            if fields[:1] == ["running"]:
+                time.sleep(0.005)
+                continue
+            if calls is None or not fields or not fields[0].isdigit():  # no /proc, another machine
+                time.sleep(0.2)
+                return False
+            nr = int(fields[0])
+            if nr in calls and calls[nr] in (None, int(fields[1], 16)):
+                return True
+            time.sleep(0.005)
+        raise AssertionError(f"the child did not wait for input within {timeout} s")
+
+    def send(self, text: str) -> None:
+        """Type ``text`` (no Enter) once the child waits for input."""
+        self.waiting_for_input()
+        self.child.send(text)
 
     def sendline(self, text: str = "") -> None:
+        self.waiting_for_input()
         self.child.sendline(text)
 
     def finish(self) -> tuple[int, str]:
@@ -202,6 +257,27 @@ def _spawn(made: list[Term], argv: list[str]) -> Term:
     return t
 
 
+def test_term_types_only_while_the_child_waits_for_input(term) -> None:
+    """Term.send waits for the child's main thread to block on the terminal: it does not while the child
+    computes, and it does once readline's select() (or a one-key read) waits."""
+    if _READING.get(platform.machine()) is None or not Path("/proc/self/syscall").exists():
+        pytest.skip("no /proc/PID/syscall table for this machine: Term then waits 0.2 s instead")
+    busy = Term([], program="import time\nt = time.monotonic()\nwhile time.monotonic() - t < 20: pass\n")
+    term.append(busy)
+    t0 = time.monotonic()
+    with pytest.raises(AssertionError, match="did not wait for input"):
+        busy.waiting_for_input(timeout=1.5)
+    assert time.monotonic() - t0 >= 1.5
+    for program in ("import readline\nprint(repr(input('? ')))\n",
+                    "import os, tty\ntty.setcbreak(0)\nprint(repr(os.read(0, 8)))\n"):
+        t = Term([], program=program)
+        term.append(t)
+        assert t.waiting_for_input(timeout=20) is True
+        t.send("x\r")
+        t.child.expect(r"'x")
+        assert t.wait() == 0
+
+
 # -- study in a terminal ---------------------------------------------------------------------------------
 def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, term) -> None:
     t = _spawn(term, ["--limit", "3"])
@@ -219,7 +295,7 @@ def test_study_session_in_a_terminal_records_reviews_and_moves_due_dates(env, te
     # the rating buttons preview each interval (new card: again 1 min, hard 6 min, good 10 min)
     t.expect(r"How did it go\?  1 again 1 min  2 hard 6 min  3 good 10 min  4 easy \d+ days")
     assert "Spoken answer of fx-scale" not in t.child.before  # the spoken answer comes on demand
-    t.child.send("s")
+    t.send("s")
     t.expect(r"What your answer matched:")  # s quotes the clause behind each tick, then the spoken answer
     t.expect(r"1 ✓ you wrote: “the variance grows”")
     t.expect(r"Spoken answer of fx-scale")
@@ -310,7 +386,7 @@ def test_ctrl_c_mid_session_saves_everything_answered_and_resumes(env, term) -> 
     t.expect(r"What is the variance of q dot k\?")
     t.sendline("I was typing an answer when")
     t.expect(r"answer when\s*\r?\n> ")  # the line was read and the next line's prompt is up
-    t.child.send("\x03")  # Ctrl-C typed into the terminal: the line discipline sends SIGINT
+    t.send("\x03")  # Ctrl-C typed into the terminal: the line discipline sends SIGINT
     t.expect(r"progress saved: 1 answer this session")
     code, _ = t.finish()
     assert code == 130

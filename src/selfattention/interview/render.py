@@ -438,12 +438,13 @@ class UI:
     def interrupt(self, text: str, style: str | None = None) -> None:
         """Print ``text`` while the user may be typing, then redraw the prompt and what was typed so far
         (readline keeps the line; without this the alert would break it in two)."""
+        prompt = self._prompt  # read once: the main thread sets it to None when Enter ends the line
         typed = None
-        if self._prompt is not None and "readline" in sys.modules:
+        if prompt is not None and "readline" in sys.modules:
             typed = sys.modules["readline"].get_line_buffer()
         self.say("\n" + text, style=style)
-        if typed is not None:
-            sys.stdout.write(self._prompt + typed)
+        if typed is not None and self._prompt is prompt:  # still at that prompt: redraw it
+            sys.stdout.write(prompt + typed)
             sys.stdout.flush()
 
     _prompt: str | None = None

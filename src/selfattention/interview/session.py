@@ -92,9 +92,9 @@ def _read_key(ui: UI, prompt: str) -> str | None:
     print(key, flush=True)
     return key
 
-def _read_answer(ui: UI) -> tuple[str, float, bool]:
-    """Lines until an empty one; returns (typed text, seconds, eof)."""
-    t0 = time.monotonic()
+def _read_answer(ui: UI, t0: float | None = None) -> tuple[str, float, bool]:
+    """Lines until an empty one; returns (typed text, seconds since ``t0`` (default: now), eof)."""
+    t0 = time.monotonic() if t0 is None else t0
     lines: list[str] = []
     while True:
         line = ui.ask("> " if lines else ui.t("first_prompt"))
@@ -262,6 +262,7 @@ def _ask_card(
     if budget is not None:
         ui.say(ui.t("time_budget", budget=budget), style="dim")
     timer = None
+    t0 = time.monotonic()  # the answer's clock starts before the reminder's: once it fires, over budget
     if budget is not None and not ui.plain:
         timer = threading.Timer(
             budget, lambda: ui.interrupt(ui.t("time_up", budget=budget), style="bold red")
@@ -269,7 +270,7 @@ def _ask_card(
         timer.daemon = True
         timer.start()
     try:
-        typed, seconds, eof = _read_answer(ui)
+        typed, seconds, eof = _read_answer(ui, t0)
     finally:
         if timer is not None:
             timer.cancel()
