@@ -18,7 +18,9 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
   ``SELFATTENTION_SIMILAR=0``: off; ``--similar`` is accepted and changes nothing), leave-one-out on dev (an
   answer is never compared with its own exemplars); "by similarity alone": labelled myths that only the
   fallback flags (the patterns missed them);
-- echo: key points ticked when the card's own question is typed back (EN and 中文), over every card.
+- echo: key points ticked when the card's own question is typed back (EN and 中文), over every card;
+- ``--paraphrases``: the blind paraphrases of ``tests/data/paraphrases.yaml`` (not exemplars of the index):
+  myth sentences flagged as their myth, and correct near-misses flagged as any myth.
 """
 
 from __future__ import annotations
@@ -161,6 +163,33 @@ def echo_ticks(cards: list[bank.Card]) -> tuple[int, int]:
     return ticked, total
 
 
+PARAPHRASES = Path(__file__).resolve().parents[3] / "tests" / "data" / "paraphrases.yaml"
+
+
+def paraphrase_split(cards: list[bank.Card], path: Path = PARAPHRASES) -> dict[str, list[int]]:
+    """The blind paraphrases of the registry (6 myth and 3 correct sentences per myth and language, never
+    loaded as exemplars): per language [myth sentences flagged as their myth on a card that cites it, myth
+    sentences, correct sentences flagged on the first such card, correct sentences]."""
+    cites: dict[str, list[tuple[bank.Card, int]]] = defaultdict(list)
+    for card in cards:
+        for j, tell in enumerate(card.tells):
+            if tell.myth:
+                cites[tell.myth].append((card, j))
+    out = {"en": [0, 0, 0, 0], "zh": [0, 0, 0, 0]}
+    for mid, sentences in similar.load_paraphrases(path).items():
+        refs = cites.get(mid)
+        if not refs:
+            continue
+        for lang, row in out.items():
+            for text in sentences[f"myth_{lang}"]:
+                row[0] += any(j in card.check(text).stated for card, j in refs)
+                row[1] += 1
+            for text in sentences[f"correct_{lang}"]:
+                row[2] += bool(refs[0][0].check(text).stated)
+                row[3] += 1
+    return out
+
+
 def report(name: str, stats: dict[str, Stats], sim: bool = False) -> str:
     lines = [f"== {name}"]
     for lang in sorted(stats):
@@ -184,7 +213,8 @@ def report(name: str, stats: dict[str, Stats], sim: bool = False) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     sim = similar.auto_enable() and "--patterns-only" not in args  # SELFATTENTION_SIMILAR=0 also turns it off
-    args = [a for a in args if a not in ("--similar", "--patterns-only")]
+    para = "--paraphrases" in args
+    args = [a for a in args if a not in ("--similar", "--patterns-only", "--paraphrases")]
     similar.enable(sim)
     root = Path(__file__).resolve().parents[3] / "tests" / "data" / "answer_corpus"
     dirs = [Path(a) for a in args] or [root / "dev", root / "heldout"]
@@ -206,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         both, below, bad = myth_vs_partial_all(stats)
         print(f"  both languages: myth answers score below partial ones on {below}/{both} cards"
               + (f"; not on {', '.join(bad)}" if bad else ""))
+    if para and PARAPHRASES.is_file():
+        for lang, (hit, n_myth, fa, n_ok) in paraphrase_split(cards).items():
+            print(f"== paraphrases {lang} (blind, not exemplars): myths flagged {hit}/{n_myth} "
+                  f"({hit / n_myth:.1%}) · correct sentences flagged {fa}/{n_ok} ({fa / n_ok:.1%})")
     t, n = echo_ticks(cards)
     print(f"== echo: the card's own question typed back ticks {t}/{n} key points ({t / n:.1%})")
     return 0

@@ -104,7 +104,10 @@ _FRAME = re.compile(
     r"at first(?: sight| glance)?|on paper|in theory|described as|mistaken (?:for|as)|"
     r"usually|normally|in general|ordinarily)\b"
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
-    r"|(?<![我换另])(?<!换个)(?<!同意)(?<!支持)(?:还)?有一?种(?:说法|看法|观点)(?!更)"
+    # 一种说法 / 有种看法 frame, except the speaker's own ("我有一种看法", "换一种说法", "用另一种说法",
+    # "我支持一种观点", "有一种说法更准确": review s17 H3)
+    r"|(?<!我)(?<!我有)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
+    r"(?:有|一)种(?:说法|看法|观点)(?!更(?:准确|好|恰当|确切|严谨|贴切))"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
 # a passive or impersonal belief ("is commonly believed", "is often mistaken for", "one might think") or a
@@ -174,7 +177,7 @@ _ENDORSE = re.compile(
     r"|\b(?:(?:they|people|that|this|it)(?:'re| are|'s| is) )?not wrong\b"
     r"|^\s*(?:is|are|was|were) (?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate)\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也)?同意\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -820,16 +823,27 @@ def _opens_rejecting(cs: list[Clause]) -> bool:
         m += 1
     if m == k + 1 or m == len(cs) or cs[m].colon:
         return True
+    # the continuation's first word decides (review s17 H1): after do/does/did/won't/can't n't a verb carries
+    # on ("change the output"), after is/are n't a noun phrase or a participle does ("the biggest part",
+    # "used after their step"); a subject, "only"/"just", a finite be-verb or (after do) an article, a
+    # number or "same"/"less" opens a new claim ("just the memory traffic", "same FLOPs", "the keys are")
     rest = re.sub(r"\s+", " ", canonical(cs[m].text)).strip()
-    return bool(_EN_VERB.search(rest) or _SUBJECT.match(rest) or _HAS_FINITE.search(rest))
+    if _SUBJECT.match(rest) or _FINITE_BE.search(rest):
+        return True
+    return bool(_REPLY_DO.search(low) and _NEW_PHRASE.match(rest))
 
 
 _ASIDE = re.compile(
     r"^(?:however|though|mind you|of course|in fact|as far as i know|to be fair|i think|i'd say|actually|"
     r"really|in practice|honestly|strictly speaking|in general)$"
 )
-_SUBJECT = re.compile(r"^(?:it|they|we|i|you|he|she|this|that|these|those|there|only|but|and|because|so)\b")
-_HAS_FINITE = re.compile(r"\b\w+(?:s|ed)\b\s+\w+")  # "the FLOPs stay …", "it saves memory"
+_SUBJECT = re.compile(
+    r"^(?:it|they|we|i|you|he|she|this|that|these|those|there|only|just|but|and|because|so|no|not|nor|neither|"
+    r"rather|instead)\b"
+)
+_FINITE_BE = re.compile(r"\b(?:is|are|was|were|stays?|remains?)\b")
+_REPLY_DO = re.compile(r"(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|didn't|did not)$")
+_NEW_PHRASE = re.compile(r"^(?:the|a|an|its|their|same|less|more|all|both|fewer|\d)")
 
 
 def _reject_back(cs: list[Clause], end: int) -> None:
@@ -873,7 +887,7 @@ def _rejections(sentences: list[list[Clause]]) -> None:
 # clause ('The textbook line "…" conflates things'). Unless the speaker endorses it right
 # after ('"…" — and that's right', '"…"，这是对的').
 _QUOTE = re.compile(r'"([^"\n]{6,300})"|“([^”\n]{6,300})”|「([^」\n]{5,300})」|『([^』\n]{5,300})』')
-_NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非|未|难说|谈不上|算不上")
+_NOT_AFTER = re.compile(r"\b(?:not|no|never|hardly)\b|n[’']t\b|不|没|非(?!常)|未|难说|谈不上|算不上")
 
 
 # a quote the speaker gives as their answer or cites as an authority's ("As the paper says, "…"", "My answer:
@@ -891,12 +905,29 @@ _CITED_QUOTE = re.compile(
     r"(?:says|said|puts it|shows|notes|writes|wrote|showed)\W*$|\bthe paper (?:says|states|shows)\W*$"
     r"|(?:正如[^，。]{0,12}(?:说|所说|指出)(?:的)?|论文(?:里|中)?(?:说|写|讲|指出)(?:得很清楚|得很明白)?)\W*$"
 )
-_CORRECTS = re.compile(
-    r"\b(?:but|however|though|yet|disagree|wrong|false|myth|misconception|incorrect|not|never|no)\b|n[’']t\b"
-    r"|但|其实|然而|不过|不然|不对|错|误|并非|不是"
+# a correction of it: a contrast opening the rest of its sentence ('…", but …'), or a rejection aimed at it
+# ('"…" doesn't hold', '…, which is wrong'); in the next sentence only one that opens it ('That's not true:
+# …', '其实不然'). A bare "no"/"not" is none ('…, so it is not exact', '. There is no free lunch': s17 H2)
+_CORRECTS_WORDS = (
+    r"\b(?:disagree|disagrees|wrong|false|myth|misconception|incorrect|mistaken|not (?:true|right|correct|"
+    r"quite|exactly|the case|so)|(?:doesn't|does not|don't|do not) (?:hold|apply)|(?:isn't|is not|aren't|"
+    r"are not) (?:true|right|correct|accurate|the case|so))\b"
+    r"|不对|不然|不准确|不正确|不成立|错|误|并非如此|不是这样|未必"
+)
+_CORRECTS = re.compile(r"^\W*(?:but|however|though|actually|in fact)\b|^\W*(?:但|其实|然而|不过|可是|实际上)"
+                       rf"|{_CORRECTS_WORDS}")
+_CORRECTS_NEXT = re.compile(
+    r"^\W*(?:but|however|actually|in fact|no|wrong|not (?:true|really|quite)|i disagree|"
+    r"(?:that|this|it)(?:'s| is) (?:not|wrong|a myth|false|incorrect|mistaken)|"
+    r"但|其实|然而|不过|可是|实际上|不对|错|并非如此|不是这样|这(?:个说法|种说法|话)?(?:不对|是错的|是误解|不准确))"
 )
 # a limit on an endorsement after a quote ('"…" is true only for quantised caches': review s16b M-F)
-_LIMITED = re.compile(r"\b(?:only|for|with|when|if|unless|except|in (?:the|a|some|most) )|只|仅|对于|时")
+# ('"…" is right for int8 caches'); not a comment on it ('is true, for sure', '在…的意义上': review s17 M1)
+_LIMITED = re.compile(
+    r"\b(?:only|just|unless|except)\b"
+    r"|\b(?:true|right|correct|accurate|holds?) (?:for|in|with|when|if) (?!sure\b)"
+    r"|只|仅|除非|除了"
+)
 
 
 def _endorses(text: str) -> bool:
@@ -919,7 +950,7 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
         before = canonical(re.split(r"[.!?;。！？；\n]", t[:m.start()])[-1])[-60:]
         nxt = canonical(rest[1] if len(rest) > 1 else "")[:80]
         if _endorses(after) and not _LIMITED.search(after) or _OWN_QUOTE.search(before) or (
-            _CITED_QUOTE.search(before) and not _CORRECTS.search(f"{after} {nxt}")
+            _CITED_QUOTE.search(before) and not (_CORRECTS.search(after) or _CORRECTS_NEXT.search(nxt))
         ):
             continue
         spans.append((m.start(), m.end()))
@@ -939,13 +970,13 @@ def _endorses_next(pieces: list[str], k: int) -> bool:
 
 # a limitation or a correction in an endorsing sentence: it endorses something else (review s16 H5)
 _HEDGED = re.compile(
-    r"\b(?:but|only|though|except|however|yet|ask|question|keys?|values?|queries)\b"
+    r"\b(?:but|only|though|except|however|yet|ask|question|keys?|values?|queries|for|of(?! course)|[kvq])\b"
     r"|但|只|不过|可是|然而|这么想|常见|容易"
 )
 _ENDORSE_FILLER = re.compile(
     r"\b(?:and|so|yes|yeah|indeed|well|very|really|fully|in fact|that|this|it|they|is|are|'s|'re|of course|"
     r"i think|i agree(?: with them| with that)?|about that|absolutely|in my experience|with them)\b"
-    r"|这|那|如此|完全|非常|也|是|话|的|了|啊|呢|我觉得|他们|说得|我同意"
+    r"|这|那|如此|完全|非常|也|是|话|的|了|啊|呢|我觉得|他们|说得|我同意|(?:个|种|一)?(?:说法|观点|看法)|一点"
 )
 
 

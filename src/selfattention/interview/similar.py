@@ -618,6 +618,12 @@ _LIKE = re.compile(
 )
 
 
+# an aside between a clause and its appositive ("…, in my view, …")
+_ASIDE = re.compile(
+    r"^(?:in my (?:view|opinion|experience)|to me|imo|frankly|honestly|basically|however|though|of course|"
+    r"in fact|actually|really|i think|i'd say|i believe|strictly speaking)$"
+    r"|^(?:我觉得|我认为|在我看来|说实话|其实)$"
+)
 _APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
 _EN_VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|will|should|must|may|might|would|could|"
@@ -664,9 +670,23 @@ def clause_scores(
     asked = question_features(card)
     # a short noun phrase set after a clause ("…, the head dimension, …", "…, an h-fold FLOP reduction") is
     # scored with that clause: alone it met a myth through two words (review s15 H4, s16b M-E)
-    prev = {id(c): cls[k - 1] for k, c in enumerate(cls) if _appositive(cls, k)}
-    aff = [(c, features(c) | (features(prev[id(c)]) if id(c) in prev else frozenset()), polarity(c))
-           for c in _affirmed(cls)]
+    # with that clause's polarity, past asides ("MQA is not, in my view, an h-fold FLOP reduction"), and not
+    # at all when that clause states nothing (review s17 M3)
+    affirmed = _affirmed(cls)
+    said = {id(c) for c in affirmed}
+    aff = []
+    for k, c in enumerate(cls):
+        if id(c) not in said:
+            continue
+        if not _appositive(cls, k):
+            aff.append((c, features(c), polarity(c)))
+            continue
+        j = k - 1
+        while (j > 0 and cls[j - 1].sentence == c.sentence
+               and _ASIDE.match(cls[j].text.strip(" ,.;:").casefold())):
+            j -= 1
+        if id(cls[j]) in said:
+            aff.append((c, features(c).union(*(features(x) for x in cls[j:k])), polarity(cls[j])))
     aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
