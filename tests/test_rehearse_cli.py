@@ -199,7 +199,8 @@ class Term:
         """Wait until the child's main thread is blocked reading the terminal (read, select or poll on fd 0),
         as it is whenever a person types. A Ctrl-C that lands between the prompt being printed and readline's
         select() is only noticed at the next signal (CPython's readline loop), so the tests press keys the
-        way a person does: while the program waits for them. False if /proc cannot tell (then waits 0.2 s)."""
+        way a person does: while the program waits for them. False if /proc cannot tell (then waits 0.5 s).
+        It orders a key after the prompt it answers, not two keys sent in a row."""
         calls = _READING.get(platform.machine())
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -211,7 +212,7 @@ class Term:
                 time.sleep(0.005)
                 continue
             if calls is None or not fields or not fields[0].isdigit():  # no /proc, another machine
-                time.sleep(0.2)
+                time.sleep(0.5)
                 return False
             nr = int(fields[0])
             if nr in calls and calls[nr] in (None, int(fields[1], 16)):
@@ -260,14 +261,24 @@ def _spawn(made: list[Term], argv: list[str]) -> Term:
 def test_term_types_only_while_the_child_waits_for_input(term) -> None:
     """Term.send waits for the child's main thread to block on the terminal: it does not while the child
     computes, and it does once readline's select() (or a one-key read) waits."""
-    if _READING.get(platform.machine()) is None or not Path("/proc/self/syscall").exists():
-        pytest.skip("no /proc/PID/syscall table for this machine: Term then waits 0.2 s instead")
     busy = Term([], program="import time\nt = time.monotonic()\nwhile time.monotonic() - t < 20: pass\n")
     term.append(busy)
-    t0 = time.monotonic()
-    with pytest.raises(AssertionError, match="did not wait for input"):
-        busy.waiting_for_input(timeout=1.5)
-    assert time.monotonic() - t0 >= 1.5
+    try:
+        Path(f"/proc/{busy.pid}/syscall").read_text()
+    except OSError:
+        pytest.skip("the child's /proc/PID/syscall is unreadable here: Term then waits 0.5 s instead")
+    if _READING.get(platform.machine()) is None:
+        pytest.skip("no system-call table for this machine: Term then waits 0.5 s instead")
+    # computing, sleeping, or blocked on another file (select of a pipe: nfds 5, not 1) is not waiting
+    others = ["import os, select\nr, w = os.pipe()\nr2, w2 = os.pipe()\nselect.select([r, r2], [], [])\n",
+              "import time\ntime.sleep(20)\n",
+              "import os\nr, w = os.pipe()\nos.read(r, 1)\n"]
+    for t in [busy] + [Term([], program=p) for p in others]:
+        term.append(t)
+        t0 = time.monotonic()
+        with pytest.raises(AssertionError, match="did not wait for input"):
+            t.waiting_for_input(timeout=1.5)
+        assert time.monotonic() - t0 >= 1.5
     for program in ("import readline\nprint(repr(input('? ')))\n",
                     "import os, tty\ntty.setcbreak(0)\nprint(repr(os.read(0, 8)))\n"):
         t = Term([], program=program)

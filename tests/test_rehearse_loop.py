@@ -468,6 +468,13 @@ def test_time_up_reminder_racing_enter_is_safe(monkeypatch, capsys) -> None:
     ui.interrupt("time is up")
     assert capsys.readouterr().out == "> half an answ"
 
+    def next_line(text: str = "", style: str | None = None) -> None:  # Enter, then the next "> " line is up
+        ui._asked += 1
+
+    ui.say = next_line
+    ui.interrupt("time is up")  # the same prompt string, another line: the old buffer is not redrawn
+    assert capsys.readouterr().out == ""
+
 
 def test_an_answer_ended_when_the_reminder_fires_is_over_budget(env, monkeypatch, capsys) -> None:
     """The answer's clock and the reminder's are one: Enter pressed the moment "1 s are up" shows is over

@@ -106,7 +106,7 @@ _FRAME = re.compile(
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
     # 一种说法 / 有种看法 frame, except the speaker's own ("我有一种看法", "换一种说法", "用另一种说法",
     # "我支持一种观点", "有一种说法更准确": review s17 H3)
-    r"|(?<!我)(?<!我有)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
+    r"|(?<!我)(?<!我有)(?<!我有另)(?<!倾向于另)(?<!同意另)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
     r"(?:有|一)种(?:说法|看法|观点)(?!更(?:准确|好|恰当|确切|严谨|贴切))"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
@@ -177,7 +177,7 @@ _ENDORSE = re.compile(
     r"|\b(?:(?:they|people|that|this|it)(?:'re| are|'s| is) )?not wrong\b"
     r"|^\s*(?:is|are|was|were) (?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate)\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也)?同意\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也|完全|非常)?(?:同意|赞同)(?:这个|这种|他们|这一?)?(?:说法|观点|看法)?\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -823,27 +823,65 @@ def _opens_rejecting(cs: list[Clause]) -> bool:
         m += 1
     if m == k + 1 or m == len(cs) or cs[m].colon:
         return True
-    # the continuation's first word decides (review s17 H1): after do/does/did/won't/can't n't a verb carries
-    # on ("change the output"), after is/are n't a noun phrase or a participle does ("the biggest part",
-    # "used after their step"); a subject, "only"/"just", a finite be-verb or (after do) an article, a
-    # number or "same"/"less" opens a new claim ("just the memory traffic", "same FLOPs", "the keys are")
-    rest = re.sub(r"\s+", " ", canonical(cs[m].text)).strip()
-    if _SUBJECT.match(rest) or _FINITE_BE.search(rest):
+    return not _carries_on(re.sub(r"\s+", " ", canonical(cs[m].text)).strip().casefold(),
+                           bool(_REPLY_DO.search(low)))
+
+
+def _carries_on(rest: str, do: bool) -> bool:
+    """The clause ``rest`` after "It doesn't, however," / "They aren't, though," continues the reply (review
+    s17 H1, s17b H1-H2). After do/does/did/won't/can't n't a base verb and its object do ("change the
+    outputs", "just save memory", "change what the output is"); a subject with a verb of its own does not
+    ("FLOPs go up", "FlashAttention saves memory", "compute goes up", "cache memory shrinks"), nor an
+    article, a number or "same"/"less" ("just the memory traffic", "same FLOPs"). After is/are n't a noun
+    phrase or a participle does ("the biggest part", "used after their step", "as large as the keys"); a
+    subject, a be-verb after a short noun phrase ("the keys and values are") or each/every does not."""
+    if _SUBJECT.match(rest) and not (do and _FOCUS_VERB.match(rest)):
+        return False
+    if (_BE_AFTER_NP_DO if do else _BE_AFTER_NP).match(rest):  # "the FLOPs are", "the keys and values are"
+        return False
+    if not do:
+        return not re.match(r"^(?:each|every|no)\b", rest)
+    rest = re.sub(r"^(?:just|only|merely|really|necessarily|even) ", "", rest)
+    if _NEW_PHRASE.match(rest):
+        return False
+    w = re.findall(r"[a-z][\w'-]*", rest)[:3]
+    if set(w[1:]) & _CHANGE_VERBS:  # "compute goes up", "cache memory shrinks by h"
+        return False
+    if len(w) > 1 and w[1] in _OBJECT_START:
         return True
-    return bool(_REPLY_DO.search(low) and _NEW_PHRASE.match(rest))
+    if w[0] in _BASE_VERBS:
+        return True
+    finite = [x for x in w if len(x) >= 4 and re.search(r"(?:s|ed)$", x) and x not in _VERBS_IN_S]
+    return not finite
 
 
+# an aside between a clause and what carries it on (here, and in similar.py before an appositive)
 _ASIDE = re.compile(
-    r"^(?:however|though|mind you|of course|in fact|as far as i know|to be fair|i think|i'd say|actually|"
-    r"really|in practice|honestly|strictly speaking|in general)$"
+    r"^(?:however|though|mind you|of course|in fact|as far as i know|to be fair|to be honest|i think|i'd say|"
+    r"i would say|i would argue|i'd argue|i believe|actually|really|in practice|honestly|frankly|basically|"
+    r"strictly speaking|in general|in my (?:view|opinion|experience)|to me|imo)$"
+)
+_FOCUS_VERB = re.compile(r"^(?:just|only|merely) (?!the\b|a\b|an\b|its\b|their\b|\d)[a-z]+\b(?<!s)")
+_BE_AFTER_NP_DO = re.compile(r"^(?:[\w-]+ ){0,3}(?:is|are|was|were)\b")  # not "change what the output is"
+_BE_AFTER_NP = re.compile(r"^(?:[\w-]+ ){0,4}(?:is|are|was|were)\b")
+_CHANGE_VERBS = frozenset("goes go grows rises stays increases drops falls shrinks doubles halves".split())
+_OBJECT_START = frozenset(
+    "the a an its their any all much more how what whether that to with in on at by for of up down".split()
+)
+_BASE_VERBS = frozenset("""
+change affect alter reduce cut lower save make give touch modify remove require need use help improve increase
+hurt skip avoid produce lose eliminate introduce speed decrease guarantee matter mean do have get add compute
+cache store keep read write approximate scale apply work
+""".split())
+_VERBS_IN_S = frozenset(
+    "pass process access focus discuss address bias miss cross express compress bypass".split()
 )
 _SUBJECT = re.compile(
     r"^(?:it|they|we|i|you|he|she|this|that|these|those|there|only|just|but|and|because|so|no|not|nor|neither|"
     r"rather|instead)\b"
 )
-_FINITE_BE = re.compile(r"\b(?:is|are|was|were|stays?|remains?)\b")
 _REPLY_DO = re.compile(r"(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|didn't|did not)$")
-_NEW_PHRASE = re.compile(r"^(?:the|a|an|its|their|same|less|more|all|both|fewer|\d)")
+_NEW_PHRASE = re.compile(r"^(?:(?:the|a|an|its|their|same|less|more|all|both|fewer)\b|\d)")
 
 
 def _reject_back(cs: list[Clause], end: int) -> None:
@@ -910,23 +948,27 @@ _CITED_QUOTE = re.compile(
 # …', '其实不然'). A bare "no"/"not" is none ('…, so it is not exact', '. There is no free lunch': s17 H2)
 _CORRECTS_WORDS = (
     r"\b(?:disagree|disagrees|wrong|false|myth|misconception|incorrect|mistaken|not (?:true|right|correct|"
-    r"quite|exactly|the case|so)|(?:doesn't|does not|don't|do not) (?:hold|apply)|(?:isn't|is not|aren't|"
-    r"are not) (?:true|right|correct|accurate|the case|so))\b"
-    r"|不对|不然|不准确|不正确|不成立|错|误|并非如此|不是这样|未必"
+    r"the case|so)|(?:that|this|it)(?:'s| is) not (?:quite|exactly)|(?:doesn't|does not|don't|do not) "
+    r"(?:hold|apply)|(?:isn't|is not|aren't|are not) (?:true|right|correct|accurate|the case|so)|"
+    r"i (?:don't|do not) (?:buy|agree)|not convinced)\b"
+    r"|不对|不然|不准确|不正确|不成立|(?<!不)错|误(?!差)|并非如此|不是这样|未必|不同意|有问题"
 )
 _CORRECTS = re.compile(r"^\W*(?:but|however|though|actually|in fact)\b|^\W*(?:但|其实|然而|不过|可是|实际上)"
                        rf"|{_CORRECTS_WORDS}")
 _CORRECTS_NEXT = re.compile(
-    r"^\W*(?:but|however|actually|in fact|no|wrong|not (?:true|really|quite)|i disagree|"
-    r"(?:that|this|it)(?:'s| is) (?:not|wrong|a myth|false|incorrect|mistaken)|"
-    r"但|其实|然而|不过|可是|实际上|不对|错|并非如此|不是这样|这(?:个说法|种说法|话)?(?:不对|是错的|是误解|不准确))"
+    r"^\W*(?:(?:but|however|actually|in fact|no|wrong|not (?:true|really|quite)|i disagree|"
+    r"i (?:don't|do not) (?:buy|agree)|not convinced|"
+    r"(?:that|this|it)(?:'s| is) (?:not|wrong|a myth|false|incorrect|mistaken))\b"
+    r"|但|其实|然而|不过|可是|实际上|(?:可|但)?这?并?不对|错|并非如此|不是这样|我不同意|有问题"
+    r"|这(?:个说法|种说法|话)?(?:不对|是错的|是误解|不准确|有问题))"
 )
 # a limit on an endorsement after a quote ('"…" is true only for quantised caches': review s16b M-F)
 # ('"…" is right for int8 caches'); not a comment on it ('is true, for sure', '在…的意义上': review s17 M1)
 _LIMITED = re.compile(
     r"\b(?:only|just|unless|except)\b"
-    r"|\b(?:true|right|correct|accurate|holds?) (?:for|in|with|when|if) (?!sure\b)"
-    r"|只|仅|除非|除了"
+    r"|\b(?:true|right|correct|accurate|holds?),? (?:for|in|with|when|if) "
+    r"(?!sure\b|practice\b|general\b|principle\b|my experience\b|the sense\b)"
+    r"|只|仅|除非|除了|对于|在[^，。,.]{1,12}时"
 )
 
 
@@ -970,7 +1012,8 @@ def _endorses_next(pieces: list[str], k: int) -> bool:
 
 # a limitation or a correction in an endorsing sentence: it endorses something else (review s16 H5)
 _HEDGED = re.compile(
-    r"\b(?:but|only|though|except|however|yet|ask|question|keys?|values?|queries|for|of(?! course)|[kvq])\b"
+    r"\b(?:but|only|though|except|however|yet|ask|question|keys?|values?|queries|for(?! sure)|of(?! course)|"
+    r"[kvq])\b"
     r"|但|只|不过|可是|然而|这么想|常见|容易"
 )
 _ENDORSE_FILLER = re.compile(

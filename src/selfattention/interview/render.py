@@ -438,19 +438,21 @@ class UI:
     def interrupt(self, text: str, style: str | None = None) -> None:
         """Print ``text`` while the user may be typing, then redraw the prompt and what was typed so far
         (readline keeps the line; without this the alert would break it in two)."""
-        prompt = self._prompt  # read once: the main thread sets it to None when Enter ends the line
+        prompt, line = self._prompt, self._asked  # once: Enter sets the prompt to None, a line counts
         typed = None
         if prompt is not None and "readline" in sys.modules:
             typed = sys.modules["readline"].get_line_buffer()
         self.say("\n" + text, style=style)
-        if typed is not None and self._prompt is prompt:  # still at that prompt: redraw it
+        if typed is not None and self._prompt is prompt and self._asked == line:  # still that line: redraw it
             sys.stdout.write(prompt + typed)
             sys.stdout.flush()
 
     _prompt: str | None = None
+    _asked = 0  # lines asked for so far
 
     def ask(self, prompt: str) -> str | None:
         """One line from stdin (None at EOF)."""
+        self._asked += 1
         self._prompt = prompt
         try:
             line = input(prompt)

@@ -59,7 +59,7 @@ from pathlib import Path
 import yaml
 
 from . import bank
-from .language import Clause, clauses, has_cjk, split_misconception
+from .language import _ASIDE, Clause, clauses, has_cjk, split_misconception
 
 __all__ = [
     "TAU", "DELTA", "SIM", "Index", "index", "enable", "enabled", "auto_enable", "fallback", "clause_scores",
@@ -618,12 +618,8 @@ _LIKE = re.compile(
 )
 
 
-# an aside between a clause and its appositive ("…, in my view, …")
-_ASIDE = re.compile(
-    r"^(?:in my (?:view|opinion|experience)|to me|imo|frankly|honestly|basically|however|though|of course|"
-    r"in fact|actually|really|i think|i'd say|i believe|strictly speaking)$"
-    r"|^(?:我觉得|我认为|在我看来|说实话|其实)$"
-)
+_FOCUS_NOT = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bnot the only\b|\bnot only\b")
+_ALSO_END = re.compile(r"\b(?:too|as well|also)\W*$")
 _APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
 _EN_VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|will|should|must|may|might|would|could|"
@@ -686,7 +682,11 @@ def clause_scores(
                and _ASIDE.match(cls[j].text.strip(" ,.;:").casefold())):
             j -= 1
         if id(cls[j]) in said:
-            aff.append((c, features(c).union(*(features(x) for x in cls[j:k])), polarity(cls[j])))
+            # the clause's negation, unless it only narrows a focus ("MQA is not just a memory trick, an
+            # h-fold FLOP reduction too", "Softmax is not the only choice, a mere convention": s17b M3)
+            own = _FOCUS_NOT.search(cls[j].text.casefold()) or _ALSO_END.search(c.text.casefold())
+            aff.append((c, features(c).union(*(features(x) for x in cls[j:k])),
+                        polarity(c) if own else polarity(cls[j])))
     aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
