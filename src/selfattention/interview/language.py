@@ -106,7 +106,7 @@ _FRAME = re.compile(
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
     # 一种说法 / 有种看法 frame, except the speaker's own ("我有一种看法", "换一种说法", "用另一种说法",
     # "我支持一种观点", "有一种说法更准确": review s17 H3)
-    r"|(?<!我)(?<!我有)(?<!我有另)(?<!倾向于另)(?<!同意另)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
+    r"|(?<!我)(?<!我有)(?<!我有另)(?<!我有另外)(?<!倾向于另)(?<!同意另)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
     r"(?:有|一)种(?:说法|看法|观点)(?!更(?:准确|好|恰当|确切|严谨|贴切))"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
@@ -177,7 +177,7 @@ _ENDORSE = re.compile(
     r"|\b(?:(?:they|people|that|this|it)(?:'re| are|'s| is) )?not wrong\b"
     r"|^\s*(?:is|are|was|were) (?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate)\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也|完全|非常)?(?:同意|赞同)(?:这个|这种|他们|这一?)?(?:说法|观点|看法)?\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
+    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也)?(?:完全|非常)?(?:同意|赞同)(?:这个|这种|他们|这一?)?(?:说法|观点|看法|点)?\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -839,20 +839,24 @@ def _carries_on(rest: str, do: bool) -> bool:
         return False
     if (_BE_AFTER_NP_DO if do else _BE_AFTER_NP).match(rest):  # "the FLOPs are", "the keys and values are"
         return False
-    if not do:
-        return not re.match(r"^(?:each|every|no)\b", rest)
+    if not do:  # "each step computes …", "the keys and values stay …", "the model recomputes them"
+        words = re.findall(r"[a-z][\w'-]*", rest)[:5]
+        return not (re.match(r"^(?:each|every|no)\b", rest) or set(words) & _CHANGE_VERBS
+                    or re.match(r"^(?:the|a|an)\s+[\w-]+\s+[a-z]{3,}(?:s|ed)\b(?<!ss)", rest))
     rest = re.sub(r"^(?:just|only|merely|really|necessarily|even) ", "", rest)
     if _NEW_PHRASE.match(rest):
         return False
+    # only positive evidence of a subject of its own: a change verb second ("compute goes up") or third
+    # after a two-word noun ("cache memory shrinks"), not after make/let/cause ("make memory go up"), or a
+    # finite -s/-ed second after a word that is no verb ("FlashAttention saves memory"; s17c H1)
     w = re.findall(r"[a-z][\w'-]*", rest)[:3]
-    if set(w[1:]) & _CHANGE_VERBS:  # "compute goes up", "cache memory shrinks by h"
+    causative = bool(w) and w[0] in ("make", "makes", "let", "cause", "see", "help")
+    third = len(w) > 2 and w[1] not in _OBJECT_START and w[2] in _CHANGE_VERBS
+    if not causative and len(w) > 1 and (w[1] in _CHANGE_VERBS or third):
         return False
-    if len(w) > 1 and w[1] in _OBJECT_START:
-        return True
-    if w[0] in _BASE_VERBS:
-        return True
-    finite = [x for x in w if len(x) >= 4 and re.search(r"(?:s|ed)$", x) and x not in _VERBS_IN_S]
-    return not finite
+    if len(w) > 1 and w[1] not in _OBJECT_START and w[0] not in _BASE_VERBS:
+        return not (len(w[1]) >= 4 and re.search(r"(?:s|ed)$", w[1]) and w[1] not in _VERBS_IN_S)
+    return True
 
 
 # an aside between a clause and what carries it on (here, and in similar.py before an appositive)
@@ -864,14 +868,17 @@ _ASIDE = re.compile(
 _FOCUS_VERB = re.compile(r"^(?:just|only|merely) (?!the\b|a\b|an\b|its\b|their\b|\d)[a-z]+\b(?<!s)")
 _BE_AFTER_NP_DO = re.compile(r"^(?:[\w-]+ ){0,3}(?:is|are|was|were)\b")  # not "change what the output is"
 _BE_AFTER_NP = re.compile(r"^(?:[\w-]+ ){0,4}(?:is|are|was|were)\b")
-_CHANGE_VERBS = frozenset("goes go grows rises stays increases drops falls shrinks doubles halves".split())
+_CHANGE_VERBS = frozenset(
+    "goes go grows rises stays stay remains remain increases drops falls shrinks doubles halves".split()
+)
 _OBJECT_START = frozenset(
     "the a an its their any all much more how what whether that to with in on at by for of up down".split()
 )
 _BASE_VERBS = frozenset("""
 change affect alter reduce cut lower save make give touch modify remove require need use help improve increase
 hurt skip avoid produce lose eliminate introduce speed decrease guarantee matter mean do have get add compute
-cache store keep read write approximate scale apply work
+cache store keep read write approximate scale apply work support handle shrink materialize fit run split
+share hold output replace mask batch
 """.split())
 _VERBS_IN_S = frozenset(
     "pass process access focus discuss address bias miss cross express compress bypass".split()
@@ -948,18 +955,21 @@ _CITED_QUOTE = re.compile(
 # …', '其实不然'). A bare "no"/"not" is none ('…, so it is not exact', '. There is no free lunch': s17 H2)
 _CORRECTS_WORDS = (
     r"\b(?:disagree|disagrees|wrong|false|myth|misconception|incorrect|mistaken|not (?:true|right|correct|"
-    r"the case|so)|(?:that|this|it)(?:'s| is) not (?:quite|exactly)|(?:doesn't|does not|don't|do not) "
+    r"the case|so)|(?:that|this|it)(?:'s| is) not (?:quite|exactly)|"
+    r"not (?:quite|exactly) (?:right|true|correct|accurate)|(?:doesn't|does not|don't|do not) "
     r"(?:hold|apply)|(?:isn't|is not|aren't|are not) (?:true|right|correct|accurate|the case|so)|"
     r"i (?:don't|do not) (?:buy|agree)|not convinced)\b"
-    r"|不对|不然|不准确|不正确|不成立|(?<!不)错|误(?!差)|并非如此|不是这样|未必|不同意|有问题"
+    r"|不对|不然|不准确|不正确|不成立|(?<!不)错|误(?!差)|并非如此|不是这样|未必|不同意|(?<!没)(?<!没什么)(?<!不会)有问题(?!吗)"
+    r"|(?:没有|没|无|零|不会有|不引入|不产生)[^，。]{0,4}误差"
 )
 _CORRECTS = re.compile(r"^\W*(?:but|however|though|actually|in fact)\b|^\W*(?:但|其实|然而|不过|可是|实际上)"
                        rf"|{_CORRECTS_WORDS}")
 _CORRECTS_NEXT = re.compile(
-    r"^\W*(?:(?:but|however|actually|in fact|no|wrong|not (?:true|really|quite)|i disagree|"
+    r"^\W*(?:(?:but|however|actually|in fact|no(?! (?:doubt|wonder|question))|wrong|nothing could be further|"
+    r"none of (?:that|this|it) is (?:true|right)|not (?:true|really|quite)|i disagree|"
     r"i (?:don't|do not) (?:buy|agree)|not convinced|"
     r"(?:that|this|it)(?:'s| is) (?:not|wrong|a myth|false|incorrect|mistaken))\b"
-    r"|但|其实|然而|不过|可是|实际上|(?:可|但)?这?并?不对|错|并非如此|不是这样|我不同意|有问题"
+    r"|但|其实|然而|不过|可是|实际上|(?:可|但)?这?并?不对|错|并非如此|不是这样|我不同意|有问题(?!吗)"
     r"|这(?:个说法|种说法|话)?(?:不对|是错的|是误解|不准确|有问题))"
 )
 # a limit on an endorsement after a quote ('"…" is true only for quantised caches': review s16b M-F)
@@ -967,8 +977,9 @@ _CORRECTS_NEXT = re.compile(
 _LIMITED = re.compile(
     r"\b(?:only|just|unless|except)\b"
     r"|\b(?:true|right|correct|accurate|holds?),? (?:for|in|with|when|if) "
-    r"(?!sure\b|practice\b|general\b|principle\b|my experience\b|the sense\b)"
-    r"|只|仅|除非|除了|对于|在[^，。,.]{1,12}时"
+    r"(?!sure\b|practice\b|general\b|principle\b|my (?:experience|view|opinion|book)\b|the sense\b|"
+    r"every|all\b|any)"
+    r"|只|仅|除非|除了|对于(?!所有|任何|一切|大多数)|在(?!任何|所有|一切|大多数|实际|实践)[^，。,.]{1,12}时(?!候都)"
 )
 
 

@@ -684,9 +684,18 @@ def clause_scores(
         if id(cls[j]) in said:
             # the clause's negation, unless it only narrows a focus ("MQA is not just a memory trick, an
             # h-fold FLOP reduction too", "Softmax is not the only choice, a mere convention": s17b M3)
-            own = _FOCUS_NOT.search(cls[j].text.casefold()) or _ALSO_END.search(c.text.casefold())
-            aff.append((c, features(c).union(*(features(x) for x in cls[j:k])),
-                        polarity(c) if own else polarity(cls[j])))
+            # ... and then without the narrowed focus ("Softmax is not just a convention, the only sensible
+            # choice" says nothing of convention: s17c M5)
+            focus = _FOCUS_NOT.search(cls[j].text.casefold())
+            if focus or _ALSO_END.search(c.text.casefold()):
+                head = cls[j]
+                if focus and not _ALSO_END.search(c.text.casefold()):
+                    cut = clauses(cls[j].text[:focus.start()])
+                    head = cut[0] if cut else None
+                f = features(c).union(*(features(x) for x in [head, *cls[j + 1:k]] if x is not None))
+                aff.append((c, f, polarity(c)))
+            else:
+                aff.append((c, features(c).union(*(features(x) for x in cls[j:k])), polarity(cls[j])))
     aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
