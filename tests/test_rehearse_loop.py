@@ -489,12 +489,12 @@ def test_an_answer_ended_when_the_reminder_fires_is_over_budget(env, monkeypatch
         clock[0] += 0.001
         return clock[0]
 
-    live: list[list[float]] = []
+    live: list[float] = []  # when the live reminder fires
 
     class Reminder:
         def __init__(self, interval: float, function) -> None:
             self.interval, self.function, self.daemon = interval, function, False
-            live.append([monotonic() + interval])
+            live.append(monotonic() + interval)
 
         def start(self) -> None:
             pass
@@ -504,7 +504,7 @@ def test_an_answer_ended_when_the_reminder_fires_is_over_budget(env, monkeypatch
 
     def ask(ui: UI, prompt: str) -> str | None:
         if live:  # the answer prompt: time runs to the reminder, which fires; then Enter
-            clock[0] = live[0][0]
+            clock[0] = live[0]
         return sys.stdin.readline().rstrip("\n")
 
     monkeypatch.setattr(session_mod.time, "monotonic", monotonic)

@@ -106,7 +106,8 @@ _FRAME = re.compile(
     r"|以为|觉得|看起来|看上去|看似|似乎|好像|直觉|表面上|乍看|听起来|理论上|通常|一般来说|一般情况下|平常"
     # 一种说法 / 有种看法 frame, except the speaker's own ("我有一种看法", "换一种说法", "用另一种说法",
     # "我支持一种观点", "有一种说法更准确": review s17 H3)
-    r"|(?<!我)(?<!我有)(?<!我有另)(?<!我有另外)(?<!倾向于另)(?<!同意另)(?<!我的)(?<!换)(?<!换个)(?<!用另)(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
+    r"|(?<!我)(?<!我有)(?<!我有另)(?<!我有另外)(?<!倾向于另)(?<!同意另)(?<!我的)(?<!换)(?<!换个)(?<!用另)"
+    r"(?<!换另)(?<!同意)(?<!支持)(?<!赞成)(?<!认同)(?<!倾向于)"
     r"(?:有|一)种(?:说法|看法|观点)(?!更(?:准确|好|恰当|确切|严谨|贴切))"
 )
 # Whose belief it is: a holder other than the speaker ("many people", "people often think", "some believe"),
@@ -177,7 +178,9 @@ _ENDORSE = re.compile(
     r"|\b(?:(?:they|people|that|this|it)(?:'re| are|'s| is) )?not wrong\b"
     r"|^\s*(?:is|are|was|were) (?:(?:quite|absolutely|entirely|completely|exactly|perfectly|totally) )?"
     r"(?:right|correct|true|accurate)\b"
-    r"|没错|说得对|确实|的确|(?<!不)是对的|^\W*我(?:也)?(?:完全|非常)?(?:同意|赞同)(?:这个|这种|他们|这一?)?(?:说法|观点|看法|点)?\W*$|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
+    r"|没错|说得对|确实|的确|(?<!不)是对的"
+    r"|^\W*我(?:也)?(?:完全|非常)?(?:同意|赞同)(?:这个|这种|他们|这一?)?(?:说法|观点|看法|点)?\W*$"
+    r"|(?:非常|完全|很|十分)正确|(?<!不)也对|(?:一点)?不假|有道理|(?<!不)是正确的|(?<!不)正确的"
 )
 _OTHERS = re.compile(
     rf"{_EN_HOLDS}|\b{_EN_OFTEN} (?:described|mistaken|viewed|regarded|taught|portrayed|misread|"
@@ -793,10 +796,15 @@ _BARE_REPLY = re.compile(
 _FILLER = re.compile(r"^(?:well|actually|oh|wait|hmm|um|er|so|in fact|hold on)$|^(?:其实|实际上|嗯|哦|等等)$")
 
 
+def _flat(text: str) -> str:
+    """``text`` canonical, its runs of white space one space, without edge dashes and stops."""
+    return re.sub(r"\s+", " ", canonical(text)).strip(" -—–.!")
+
+
 def _rejects(text: str) -> bool:
     """``text`` (one clause) only rejects what came before it (`_EN_REJECTS`, `_ZH_REJECTS`,
     `_SELF_REJECTS`)."""
-    low = re.sub(r"\s+", " ", canonical(text)).strip(" -—–.!")
+    low = _flat(text)
     return bool(
         _EN_REJECTS.match(low) or _ZH_REJECTS.match(low.replace(" ", ""))
         or _SELF_REJECTS.match(low) or _SELF_REJECTS.match(low.replace(" ", ""))
@@ -808,18 +816,18 @@ def _opens_rejecting(cs: list[Clause]) -> bool:
     "不，Y", "Not really: Y", "That is wrong: Y"): it takes back the sentence before it. Not a sentence of a
     single clause that carries a claim ("No parameters are learned")."""
     k = 0
-    while k < len(cs) - 1 and _FILLER.match(re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")):
+    while k < len(cs) - 1 and _FILLER.match(_flat(cs[k].text)):
         k += 1
     if not cs or not _rejects(cs[k].text):
         return False
-    low = re.sub(r"\s+", " ", canonical(cs[k].text)).strip(" -—–.!")
+    low = _flat(cs[k].text)
     if not _BARE_REPLY.match(low):
         return True
     # "It doesn't, however, change the output", "They aren't, though, the biggest part": after an aside the
     # reply's verb carries on into a clause with no subject or verb of its own; anything else rejects ("It
     # doesn't, the FLOPs are the same", "It doesn't, though.", "It isn't, in the sense that matters: Y")
     m = k + 1
-    while m < len(cs) and _ASIDE.match(re.sub(r"\s+", " ", canonical(cs[m].text)).strip(" -—–.!")):
+    while m < len(cs) and _ASIDE.match(_flat(cs[m].text)):
         m += 1
     if m == k + 1 or m == len(cs) or cs[m].colon:
         return True
@@ -959,7 +967,8 @@ _CORRECTS_WORDS = (
     r"not (?:quite|exactly) (?:right|true|correct|accurate)|(?:doesn't|does not|don't|do not) "
     r"(?:hold|apply)|(?:isn't|is not|aren't|are not) (?:true|right|correct|accurate|the case|so)|"
     r"i (?:don't|do not) (?:buy|agree)|not convinced)\b"
-    r"|不对|不然|不准确|不正确|不成立|(?<!不)错|误(?!差)|并非如此|不是这样|未必|不同意|(?<!没)(?<!没什么)(?<!不会)有问题(?!吗)"
+    r"|不对|不然|不准确|不正确|不成立|(?<!不)错|误(?!差)|并非如此|不是这样|未必|不同意"
+    r"|(?<!没)(?<!没什么)(?<!不会)有问题(?!吗)"
     r"|(?:没有|没|无|零|不会有|不引入|不产生)[^，。]{0,4}误差"
 )
 _CORRECTS = re.compile(r"^\W*(?:but|however|though|actually|in fact)\b|^\W*(?:但|其实|然而|不过|可是|实际上)"

@@ -618,7 +618,7 @@ _LIKE = re.compile(
 )
 
 
-_FOCUS_NOT = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bnot the only\b|\bnot only\b")
+_FOCUS_NOT = re.compile(r"\bnot (?:just|only|merely|simply|the only)\b")
 _ALSO_END = re.compile(r"\b(?:too|as well|also)\W*$")
 _APPOSITIVE = re.compile(r"^(?:the|a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}$", re.I)
 _EN_VERBISH = re.compile(
@@ -635,6 +635,30 @@ def _appositive(cls: Sequence[Clause], k: int) -> bool:
         return False
     low = c.text.strip().casefold()
     return bool(_APPOSITIVE.match(low)) and not _EN_VERBISH.search(low)
+
+
+def _appositive_row(cls: Sequence[Clause], k: int, said: set[int]) -> tuple[frozenset[str], int] | None:
+    """(features, polarity) of the appositive ``cls[k]``: alone it met a myth through two words (review s15
+    H4), so it is scored with the clause it is set after, past asides ("MQA is not, in my view, an h-fold FLOP
+    reduction"), and with that clause's polarity (s16b M-E, s17 M3); None when that clause states nothing
+    (not in ``said``). A clause that only narrows a focus ("MQA is not just a memory trick, an h-fold FLOP
+    reduction too", "Softmax is not the only choice, a mere convention") leaves the appositive its own
+    polarity, and without "too" / "also" its focus is left out ("Softmax is not just a convention, the only
+    sensible choice" says nothing of convention: s17b M3, s17c M5)."""
+    c = cls[k]
+    j = k - 1
+    while j > 0 and cls[j - 1].sentence == c.sentence and _ASIDE.match(cls[j].text.strip(" ,.;:").casefold()):
+        j -= 1
+    if id(cls[j]) not in said:
+        return None
+    focus = _FOCUS_NOT.search(cls[j].text.casefold())
+    also = _ALSO_END.search(c.text.casefold())
+    if not (focus or also):
+        return features(c).union(*(features(x) for x in cls[j:k])), polarity(cls[j])
+    head: list[Clause] = [cls[j]]
+    if focus and not also:
+        head = clauses(cls[j].text[:focus.start()])[:1]
+    return features(c).union(*(features(x) for x in [*head, *cls[j + 1:k]])), polarity(c)
 
 
 def _affirmed(cls: Sequence[Clause]) -> list[Clause]:
@@ -664,38 +688,14 @@ def clause_scores(
     how = how or SIM
     out: dict[int, list[tuple[float, float, str]]] = {}
     asked = question_features(card)
-    # a short noun phrase set after a clause ("…, the head dimension, …", "…, an h-fold FLOP reduction") is
-    # scored with that clause: alone it met a myth through two words (review s15 H4, s16b M-E)
-    # with that clause's polarity, past asides ("MQA is not, in my view, an h-fold FLOP reduction"), and not
-    # at all when that clause states nothing (review s17 M3)
     affirmed = _affirmed(cls)
     said = {id(c) for c in affirmed}
     aff = []
     for k, c in enumerate(cls):
-        if id(c) not in said:
-            continue
-        if not _appositive(cls, k):
-            aff.append((c, features(c), polarity(c)))
-            continue
-        j = k - 1
-        while (j > 0 and cls[j - 1].sentence == c.sentence
-               and _ASIDE.match(cls[j].text.strip(" ,.;:").casefold())):
-            j -= 1
-        if id(cls[j]) in said:
-            # the clause's negation, unless it only narrows a focus ("MQA is not just a memory trick, an
-            # h-fold FLOP reduction too", "Softmax is not the only choice, a mere convention": s17b M3)
-            # ... and then without the narrowed focus ("Softmax is not just a convention, the only sensible
-            # choice" says nothing of convention: s17c M5)
-            focus = _FOCUS_NOT.search(cls[j].text.casefold())
-            if focus or _ALSO_END.search(c.text.casefold()):
-                head = cls[j]
-                if focus and not _ALSO_END.search(c.text.casefold()):
-                    cut = clauses(cls[j].text[:focus.start()])
-                    head = cut[0] if cut else None
-                f = features(c).union(*(features(x) for x in [head, *cls[j + 1:k]] if x is not None))
-                aff.append((c, f, polarity(c)))
-            else:
-                aff.append((c, features(c).union(*(features(x) for x in cls[j:k])), polarity(cls[j])))
+        if id(c) in said:
+            row = _appositive_row(cls, k, said) if _appositive(cls, k) else (features(c), polarity(c))
+            if row is not None:
+                aff.append((c, *row))
     aff = [x for x in aff if x[1] and content(x[1] - asked) >= 1]
     base = [e for e in idx.correct.get(card.id, ()) if not exclude or e.source != exclude]
     for j, tell in enumerate(card.tells):
