@@ -1021,7 +1021,9 @@ def _quoted_spans(t: str) -> list[tuple[int, int]]:
 
 def _endorses_next(pieces: list[str], k: int) -> bool:
     """The sentence after ``pieces[k]`` is a short endorsement ("They are right.", "这是对的。")."""
-    nxt = canonical(pieces[k + 2]).strip() if k + 2 < len(pieces) else ""
+    if k + 2 >= len(pieces):  # the last sentence, unpunctuated ("Many think X"): nothing comes after it
+        return False
+    nxt = canonical(pieces[k + 2]).strip()
     raw = pieces[k + 2] + (pieces[k + 3] if k + 3 < len(pieces) else "")
     if not (0 < len(nxt) <= 40 and _endorses(nxt)) or _HEDGED.search(nxt) or re.search(r"[?？]|吗", raw):
         return False
