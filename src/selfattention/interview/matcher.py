@@ -310,13 +310,16 @@ class MatchResult:
 
 def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = (),
-    retracted: Callable[[int], bool] | None = None,
+    retracted: Callable[[int], bool] | None = None, skip: frozenset[str] = frozenset(),
 ) -> str | None:
     """The first clause (or two adjacent clauses of a sentence, for a key point) that states one of
     ``patterns``; ``points``: a key point's own statements (EN, 中文), which set each concept's polarity
     (`point_polarity`); ``retracted``: for a myth, whether the speaker takes back the myth stated by clause k
-    (its own correction follows: see `_corrected`), so the search goes on after it."""
+    (its own correction follows: see `_corrected`), so the search goes on after it; ``skip``: the texts of
+    clauses that may not state it (for a key point: the clauses that state a myth)."""
     for k, clause in enumerate(cls):
+        if clause.text in skip:
+            continue
         # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
         # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
         # may be that rejection itself: "按当前位置旋转缓存的 key 会让位置抵消，是一个错误")
@@ -371,7 +374,7 @@ def _first_clause(
     # a claim whose parts a comma separates ("打分先除以 √d_k，再做 softmax"): two clauses of one sentence
     for k in range(len(cls) - 1):
         a, b = cls[k], cls[k + 1]
-        if a.sentence != b.sentence:
+        if a.sentence != b.sentence or a.text in skip or b.text in skip:
             continue
         for src in patterns:
             if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))) and _negation_kept(
@@ -810,8 +813,19 @@ def check_answer(
     covered: list[int] = []
     missed: list[int] = []
     hits: dict[int, str] = {}
+    # a clause that states a myth earns no key point ("ALiBi adds a linear distance penalty, and each head's
+    # slope is learned" states the learned-slope myth: it does not show the slopes point): the point is read
+    # from the other clauses, else it is blocked by that myth
+    myth_of = {text: j for j, text in reversed(list(stated.items()))}
     for i, patterns in enumerate(claims):
-        found = _first_clause(cls, patterns, points=points[i] if i < len(points) else ())
+        pts = points[i] if i < len(points) else ()
+        found = _first_clause(cls, patterns, points=pts, skip=frozenset(myth_of))
+        if found is None and myth_of:
+            found = _first_clause(cls, patterns, points=pts)
+            if found is not None:
+                j = next((myth_of[x] for x in (found, *found.split(", ")) if x in myth_of), None)
+                if j is not None:
+                    blocked.setdefault(i, j)
         if found is not None:
             hits[i] = found
         if found is not None and i not in blocked:
