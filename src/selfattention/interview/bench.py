@@ -19,8 +19,9 @@ states], myths: ["CARD-ID#i", ...]}``. Measured per language:
   answer is never compared with its own exemplars); "by similarity alone": labelled myths that only the
   fallback flags (the patterns missed them);
 - echo: key points ticked when the card's own question is typed back (EN and 中文), over every card;
-- ``--paraphrases``: the blind paraphrases of ``tests/data/paraphrases.yaml`` (not exemplars of the index):
-  myth sentences flagged as their myth, and correct near-misses flagged as any myth.
+- ``--paraphrases``: the blind paraphrases of ``tests/data/paraphrases.yaml`` and ``paraphrases2.yaml``
+  (two sets by different writers, neither an exemplar of the index), each on its own: myth sentences
+  flagged as their myth, and correct near-misses flagged as any myth.
 """
 
 from __future__ import annotations
@@ -164,6 +165,9 @@ def echo_ticks(cards: list[bank.Card]) -> tuple[int, int]:
 
 
 PARAPHRASES = Path(__file__).resolve().parents[3] / "tests" / "data" / "paraphrases.yaml"
+# the blind sets `--paraphrases` measures: the first (four writers) and a second one written
+# to the same brief by seven other writers who never saw the first (session 18)
+PARAPHRASE_SETS = (PARAPHRASES, PARAPHRASES.with_name("paraphrases2.yaml"))
 
 
 def paraphrase_split(cards: list[bank.Card], path: Path = PARAPHRASES) -> dict[str, list[int]]:
@@ -236,9 +240,11 @@ def main(argv: list[str] | None = None) -> int:
         both, below, bad = myth_vs_partial_all(stats)
         print(f"  both languages: myth answers score below partial ones on {below}/{both} cards"
               + (f"; not on {', '.join(bad)}" if bad else ""))
-    if para and PARAPHRASES.is_file():
-        for lang, (hit, n_myth, fa, n_ok) in paraphrase_split(cards).items():
-            print(f"== paraphrases {lang} (blind, not exemplars): myths flagged {hit}/{n_myth} "
+    for path in PARAPHRASE_SETS if para else ():
+        if not path.is_file():
+            continue
+        for lang, (hit, n_myth, fa, n_ok) in paraphrase_split(cards, path).items():
+            print(f"== {path.stem} {lang} (blind, not exemplars): myths flagged {hit}/{n_myth} "
                   f"({hit / n_myth:.1%}) · correct sentences flagged {fa}/{n_ok} ({fa / n_ok:.1%})")
     t, n = echo_ticks(cards)
     print(f"== echo: the card's own question typed back ticks {t}/{n} key points ({t / n:.1%})")
