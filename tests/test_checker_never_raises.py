@@ -39,15 +39,19 @@ def test_every_corpus_text_without_its_final_stop_is_cut_into_clauses() -> None:
         clauses(t)  # raises on the bug
 
 
-@pytest.mark.parametrize("answer", [
-    "Many people think the mask is applied after the softmax",
-    "People say the mask is applied after the softmax",
-    "很多人认为掩码加在 softmax 之后",
-    "有人说掩码是在 softmax 之后乘上去的",
+@pytest.mark.parametrize(("frame", "claim"), [
+    ("Many people think ", "the mask is applied after the softmax"),
+    ("People say ", "the mask is applied after the softmax"),
+    ("很多人认为", "掩码是在 softmax 之后把权重乘以 0"),
+    ("有人说", "掩码是在 softmax 之后把权重乘以 0"),
 ])
-def test_a_framed_last_sentence_without_a_stop_is_checked(answer: str) -> None:
+def test_a_framed_last_sentence_without_a_stop_is_checked(frame: str, claim: str) -> None:
     card = next(c for c in bank.load_cards() if c.id == "mask-masked-attention")
-    r = card.check(answer)
+    assert 0 in card.check(claim).stated  # the claim alone states the myth: the frame is what sets it up
+    r = card.check(frame + claim)
     assert not r.stated  # a belief set up by others, and nothing after it endorses it: no myth stated
-    stop = "。" if re.search(r"[\u4e00-\u9fff]", answer) else "."
-    assert card.check(answer + stop).stated == r.stated
+    zh = bool(re.search(r"[\u4e00-\u9fff]", claim))
+    stop = "。" if zh else "."
+    assert card.check(frame + claim + stop).stated == r.stated
+    # ... and endorsed right after, the speaker states it
+    assert 0 in card.check(frame + claim + stop + ("这是对的。" if zh else " That is right.")).stated

@@ -793,7 +793,10 @@ _BARE_REPLY = re.compile(
     r"will not|can't|cannot|didn't|did not|wasn't|was not)$"
 )
 # a clause that only opens a sentence and carries on into the next ("Actually, no: …", "其实，…")
-_FILLER = re.compile(r"^(?:well|actually|oh|wait|hmm|um|er|so|in fact|hold on)$|^(?:其实|实际上|嗯|哦|等等)$")
+_FILLER = re.compile(
+    r"^(?:well|actually|oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|er|so|in fact|"
+    r"hold on)$|^(?:其实|实际上|嗯|哦|等等|等一下|哦不)$"
+)
 
 
 def _flat(text: str) -> str:

@@ -308,17 +308,35 @@ class MatchResult:
         return (len(self.covered) - len(self.stated)) / self.total if self.total else 1.0
 
 
+@dataclass(frozen=True)
+class _Found:
+    """Where `_first_match` found a claim: the text it quotes, the clauses (by index), the pattern."""
+
+    text: str
+    at: tuple[int, ...]
+    source: str
+
+
 def _first_clause(
     cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = (),
-    retracted: Callable[[int], bool] | None = None, skip: frozenset[str] = frozenset(),
+    retracted: Callable[[int], bool] | None = None,
 ) -> str | None:
+    """The text of `_first_match`, or None."""
+    found = _first_match(cls, patterns, myth=myth, points=points, retracted=retracted)
+    return found.text if found is not None else None
+
+
+def _first_match(
+    cls: Sequence[Clause], patterns: Sequence[str], *, myth: bool = False, points: Sequence[str] = (),
+    retracted: Callable[[int], bool] | None = None, skip: frozenset[int] = frozenset(),
+) -> _Found | None:
     """The first clause (or two adjacent clauses of a sentence, for a key point) that states one of
     ``patterns``; ``points``: a key point's own statements (EN, 中文), which set each concept's polarity
     (`point_polarity`); ``retracted``: for a myth, whether the speaker takes back the myth stated by clause k
-    (its own correction follows: see `_corrected`), so the search goes on after it; ``skip``: the texts of
-    clauses that may not state it (for a key point: the clauses that state a myth)."""
+    (its own correction follows: see `_corrected`), so the search goes on after it; ``skip``: the clauses
+    (by index) that may not state it (for a key point: the clauses that state a myth)."""
     for k, clause in enumerate(cls):
-        if clause.text in skip:
+        if k in skip:
             continue
         # a question states nothing, and a clause a rejection takes back ("…, which is a myth",
         # "说…，这是误解", "X. That is a myth.", "It is a myth that X, Y") states no myth (a key point
@@ -368,20 +386,53 @@ def _first_clause(
             ):
                 if retracted is not None and retracted(k):
                     break
-                return clause.text
+                return _Found(clause.text, (k,), src)
     if myth or WINDOW < 2:
         return None
     # a claim whose parts a comma separates ("打分先除以 √d_k，再做 softmax"): two clauses of one sentence
     for k in range(len(cls) - 1):
         a, b = cls[k], cls[k + 1]
-        if a.sentence != b.sentence or a.text in skip or b.text in skip:
+        if a.sentence != b.sentence or k in skip or k + 1 in skip:
             continue
         for src in patterns:
             if parse_pattern(src).match_span((a, b), point_polarity(src, tuple(points))) and _negation_kept(
                 (a, b), src, points, cls
             ):
-                return f"{a.text}, {b.text}"
+                return _Found(f"{a.text}, {b.text}", (k, k + 1), src)
     return None
+
+
+def _units_of_pattern(clause: Clause, source: str) -> set[int]:
+    """The units of ``clause`` that the concept groups of pattern ``source`` occupy (any polarity)."""
+    return {
+        i + m for group in parse_pattern(source).groups for p in group for i, _ in clause.find(p)
+        for m in range(len(p))
+    }
+
+
+def _earned_beside(cls: Sequence[Clause], found: _Found, myth_at: dict[int, tuple[int, str]]) -> int | None:
+    """A key point matched (``found``) in a clause that states a myth (``myth_at``: clause index -> (the
+    myth, its pattern)) is earned there only when it is read from that clause alone and each of its concept
+    groups (for "K of: …", K of them) occurs there outside the units the myth's own pattern occupies
+    ("Compute QK^T, then divide the scores by d_k": the scores point, not the scaling one); else the myth
+    (its index) withholds it. A myth clause lends no words to a point read over two clauses ("ALiBi adds a
+    distance penalty, with a slope per head that is learned" shows nothing of the per-head slopes)."""
+    used = {k: _units_of_pattern(cls[k], myth_at[k][1]) for k in found.at if k in myth_at}
+    if not used:
+        return None
+    if len(found.at) > 1:  # it lends no words to a point read over two clauses
+        return next(myth_at[k][0] for k in found.at if k in used)
+    pat = parse_pattern(found.source)
+    beside = sum(
+        any(
+            not (used.get(k, set()) & set(range(i, i + len(p))))
+            for k in found.at for p in group for i, _ in cls[k].find(p)
+        )
+        for group in pat.groups
+    )
+    if beside >= (pat.at_least or len(pat.groups)):
+        return None
+    return next(myth_at[k][0] for k in found.at if k in used)
 
 
 WINDOW = 2
@@ -406,12 +457,14 @@ _CORRECTS = re.compile(
 )
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
-    r"not really|not quite|well)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)"
+    r"not really|not quite|well|(?:oh[ ,]+)?wait|sorry|scratch that)\b"
+    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|等等|等一下|哦不|说错了)"
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite)\b"
-    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite|"
+    r"(?:oh[ ,]+)?wait|sorry|scratch that)\b"
+    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|等等|等一下|哦不|说错了)"
 )
 _STOP = frozenset(
     "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
@@ -789,13 +842,15 @@ def check_answer(
     cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
+    myth_at: dict[int, tuple[int, str]] = {}  # clause index -> (the myth it states, the pattern that matched)
     for j, tell in enumerate(tells):
         def retracted(k: int, tell: Tell = tell) -> bool:
             return _corrected(cls, k, tell, claims, points)
 
-        found = _first_clause(cls, tell.patterns, myth=True, retracted=retracted)
+        found = _first_match(cls, tell.patterns, myth=True, retracted=retracted)
         if found is not None:
-            stated[j] = found
+            stated[j] = found.text
+            myth_at.setdefault(found.at[0], (j, found.source))
             for i in tell.blocks:
                 blocked.setdefault(i, j)
     similar: dict[int, str] = {}
@@ -813,22 +868,21 @@ def check_answer(
     covered: list[int] = []
     missed: list[int] = []
     hits: dict[int, str] = {}
-    # a clause that states a myth earns no key point ("ALiBi adds a linear distance penalty, and each head's
-    # slope is learned" states the learned-slope myth: it does not show the slopes point): the point is read
-    # from the other clauses, else it is blocked by that myth
-    myth_of = {text: j for j, text in reversed(list(stated.items()))}
+    # a clause that states a myth earns no key point with the myth's own words ("ALiBi adds a linear distance
+    # penalty, and each head's slope is learned" states the learned-slope myth: it does not show the slopes
+    # point): the point is read from the other clauses, else from the clause's other words, else that myth
+    # blocks it. Only a pattern's myth: a myth the similarity fallback finds has no words of its own to
+    # withhold, and may be a false alarm (review 222 M3)
     for i, patterns in enumerate(claims):
         pts = points[i] if i < len(points) else ()
-        found = _first_clause(cls, patterns, points=pts, skip=frozenset(myth_of))
-        if found is None and myth_of:
-            found = _first_clause(cls, patterns, points=pts)
-            if found is not None:
-                j = next((myth_of[x] for x in (found, *found.split(", ")) if x in myth_of), None)
-                if j is not None:
-                    blocked.setdefault(i, j)
-        if found is not None:
-            hits[i] = found
-        if found is not None and i not in blocked:
+        hit = _first_match(cls, patterns, points=pts, skip=frozenset(myth_at))
+        if hit is None and myth_at:
+            hit = _first_match(cls, patterns, points=pts)
+            if hit is not None and (j := _earned_beside(cls, hit, myth_at)) is not None:
+                blocked.setdefault(i, j)
+        if hit is not None:
+            hits[i] = hit.text
+        if hit is not None and i not in blocked:
             covered.append(i)
         else:
             missed.append(i)

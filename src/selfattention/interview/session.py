@@ -217,7 +217,7 @@ def _show_reveal(
             ui.say(f"  {'Myth: ' if not zh else '误区：'}{terminal_text(myth)}", style="red")
             if fix:
                 ui.say(f"  {'Correction: ' if not zh else '正解：'}{terminal_text(fix)}", style="green")
-            voided = [i for i, k in result.blocked.items() if k == j and i in result.hits]
+            voided = sorted(i for i, k in result.blocked.items() if k == j and i in result.hits)
             if voided:
                 ui.say(
                     "  So these do not count as covered: " + ", ".join(f"#{i + 1}" for i in voided)

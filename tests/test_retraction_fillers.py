@@ -1,0 +1,31 @@
+"""A self-correction that opens with a filler takes back the sentence before it: "X. Oh wait, no, Y",
+"X. Wait, actually Y", "X。等一下，不对，Y" (review 222 L1: "Oh wait" was read as the clause the "no"
+rejected, so X stayed stated)."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfattention.interview import bank, similar
+
+MYTH = {"en": "ALiBi slopes are learned per head.", "zh": "ALiBi 的斜率是每个头学出来的。"}
+
+
+@pytest.fixture(scope="module")
+def card() -> bank.Card:
+    similar.auto_enable()
+    return next(c for c in bank.load_cards() if c.id == "bias-alibi")
+
+
+@pytest.mark.parametrize(("lang", "correction"), [
+    ("en", " Oh wait, no, they are a fixed geometric sequence."),
+    ("en", " Wait, actually they are a fixed geometric sequence."),
+    ("en", " Sorry, no: they are a fixed geometric sequence."),
+    ("zh", "等一下，不对，斜率是固定的几何序列。"),
+    ("zh", "哦不，不对，斜率是固定的几何序列。"),
+])
+def test_a_filler_before_a_correction_still_takes_the_myth_back(card, lang, correction) -> None:
+    assert 0 in card.check(MYTH[lang]).stated  # the myth alone is stated
+    # a bare contradiction, with no word that takes the myth back, leaves it stated
+    assert 0 in card.check(MYTH[lang] + (" They are fixed." if lang == "en" else "它们是固定的。")).stated
+    assert 0 not in card.check(MYTH[lang] + correction).stated
