@@ -29,3 +29,13 @@ def test_a_filler_before_a_correction_still_takes_the_myth_back(card, lang, corr
     # a bare contradiction, with no word that takes the myth back, leaves it stated
     assert 0 in card.check(MYTH[lang] + (" They are fixed." if lang == "en" else "它们是固定的。")).stated
     assert 0 not in card.check(MYTH[lang] + correction).stated
+
+
+# ... but a sentence that merely opens with such a word takes nothing back (review 223 M-c)
+@pytest.mark.parametrize(("lang", "after"), [
+    ("en", " Wait until you see the init: geometric, from 1/2 to 1/256 for 8 heads."),
+    ("en", " Sorry to say, the slopes are geometric, from 1/2 to 1/256 for 8 heads."),
+    ("zh", "等一下再说初始化：斜率是几何序列，8 个头从 1/2 到 1/256。"),
+])
+def test_a_word_that_only_opens_a_sentence_takes_nothing_back(card, lang, after) -> None:
+    assert 0 in card.check(MYTH[lang] + after).stated

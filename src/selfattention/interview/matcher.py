@@ -74,9 +74,11 @@ from dataclasses import dataclass, field
 from .language import (
     _CONTRAST,
     _EN_COND,
+    _FILLER,
     _REASON,
     _ZH_COND,
     Clause,
+    _flat,
     canonical,
     clauses,
     has_cjk,
@@ -423,29 +425,38 @@ def _units_of_pattern(clause: Clause, source: str) -> set[int]:
     }
 
 
-def _earned_beside(cls: Sequence[Clause], found: _Found, myth_at: dict[int, tuple[int, str]]) -> int | None:
-    """A key point matched (``found``) in a clause that states a myth (``myth_at``: clause index -> (the
-    myth, its pattern)) is earned there only when it is read from that clause alone and each of its concept
-    groups (for "K of: …", K of them) occurs there outside the units the myth's own pattern occupies
-    ("Compute QK^T, then divide the scores by d_k": the scores point, not the scaling one); else the myth
-    (its index) withholds it. A myth clause lends no words to a point read over two clauses ("ALiBi adds a
-    distance penalty, with a slope per head that is learned" shows nothing of the per-head slopes)."""
-    used = {k: _units_of_pattern(cls[k], myth_at[k][1]) for k in found.at if k in myth_at}
-    if not used:
+def _earned_beside(
+    cls: Sequence[Clause], found: _Found, myth_at: dict[int, list[tuple[int, str]]],
+    points: Sequence[str] = (),
+) -> int | None:
+    """A key point matched (``found``) in a clause that states a myth (``myth_at``: clause index -> the
+    myths it states and the patterns that matched) is earned there only when it is read from that clause
+    alone and each of its concept groups (for "K of: …", K of them) is affirmed in a comma-separated part of
+    the clause that holds no word of those myths' patterns ("Compute QK^T, then divide the scores by d_k":
+    the scores point, not the scaling one; "In multi-head attention W_V can also be merged into W_O" earns
+    nothing: its W_V and W_O are what the myth is about); else the first of those myths (its index) withholds
+    it. A myth clause lends no words to a point read over two clauses ("ALiBi adds a distance penalty, with
+    a slope per head that is learned" shows nothing of the per-head slopes)."""
+    mine = [k for k in found.at if k in myth_at]
+    if not mine:
         return None
-    if len(found.at) > 1:  # it lends no words to a point read over two clauses
-        return next(myth_at[k][0] for k in found.at if k in used)
+    first = myth_at[mine[0]][0][0]
+    if len(found.at) > 1:
+        return first
+    k = found.at[0]
+    clause = cls[k]
+    taken = {clause.units[i].seg for _, src in myth_at[k] for i in _units_of_pattern(clause, src)}
     pat = parse_pattern(found.source)
+    polarity = point_polarity(found.source, tuple(points))
     beside = sum(
         any(
-            not (used.get(k, set()) & set(range(i, i + len(p))))
-            for k in found.at for p in group for i, _ in cls[k].find(p)
+            (ok or not (polarity if isinstance(polarity, bool) else polarity[g][a]))
+            and all(clause.units[m].seg not in taken for m in range(i, i + len(p)))
+            for a, p in enumerate(group) for i, ok in clause.find(p)
         )
-        for group in pat.groups
+        for g, group in enumerate(pat.groups)
     )
-    if beside >= (pat.at_least or len(pat.groups)):
-        return None
-    return next(myth_at[k][0] for k in found.at if k in used)
+    return None if beside >= (pat.at_least or len(pat.groups)) else first
 
 
 WINDOW = 2
@@ -470,14 +481,12 @@ _CORRECTS = re.compile(
 )
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
-    r"not really|not quite|well|(?:oh[ ,]+)?wait|sorry|scratch that)\b"
-    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|等等|等一下|哦不|说错了)"
+    r"not really|not quite|well)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)"
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite|"
-    r"(?:oh[ ,]+)?wait|sorry|scratch that)\b"
-    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|等等|等一下|哦不|说错了)"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite)\b"
+    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)"
 )
 _STOP = frozenset(
     "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
@@ -558,6 +567,10 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
     turn = next((m for m, c in enumerate(after) if _CORRECTS.match(canonical(c.text).strip())), len(after))
     span = after[turn:]
     nxt = [c for c in cls[k + 1:] if c.sentence == s + 1]
+    # a filler standing alone before it is no part of it ("Oh wait, no, …", "Wait, actually …",
+    # "等一下，不对，…"; not "Wait until you see …", "Sorry to say, …": review 223 M-c)
+    while len(nxt) > 1 and _FILLER.match(_flat(nxt[0].text)):
+        nxt = nxt[1:]
     # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
     # Bahdanau recomputes it at each step")
     if nxt and (_NEXT_CORRECTS.match(canonical(nxt[0].text).strip()) or span and span[-1].end in ";；"):
@@ -855,7 +868,7 @@ def check_answer(
     cls = clauses(answer) if answer.strip() else []
     stated: dict[int, str] = {}
     blocked: dict[int, int] = {}
-    myth_at: dict[int, tuple[int, str]] = {}  # clause index -> (the myth it states, the pattern that matched)
+    myth_at: dict[int, list[tuple[int, str]]] = {}  # clause index -> the myths it states, their patterns
     for j, tell in enumerate(tells):
         def retracted(k: int, tell: Tell = tell) -> bool:
             return _corrected(cls, k, tell, claims, points)
@@ -863,7 +876,7 @@ def check_answer(
         found = _first_match(cls, tell.patterns, myth=True, retracted=retracted)
         if found is not None:
             stated[j] = found.text
-            myth_at.setdefault(found.at[0], (j, found.source))
+            myth_at.setdefault(found.at[0], []).append((j, found.source))
             for i in tell.blocks:
                 blocked.setdefault(i, j)
     similar: dict[int, str] = {}
@@ -891,7 +904,7 @@ def check_answer(
         hit = _first_match(cls, patterns, points=pts, skip=frozenset(myth_at))
         if hit is None and myth_at:
             hit = _first_match(cls, patterns, points=pts)
-            if hit is not None and (j := _earned_beside(cls, hit, myth_at)) is not None:
+            if hit is not None and (j := _earned_beside(cls, hit, myth_at, pts)) is not None:
                 blocked.setdefault(i, j)
         if hit is not None:
             hits[i] = hit.text
