@@ -597,9 +597,9 @@ class Clause:
             negated = (
                 self.framed
                 # a negation reaches the end of its part: "Without the scaling, the softmax saturates"
-                or any(
-                    u.neg for k, u in enumerate(units[:i])
-                    if k not in licensed and k not in spent and u.seg == units[i].seg
+                or any(  # (the negation first: the scan for a stop is the length of the clause)
+                    True for k, u in enumerate(units[:i])
+                    if u.neg and k not in licensed and k not in spent and u.seg == units[i].seg
                     and not any(x.stop for x in units[k + 1:i])
                 )
                 # a licensed rejection is the claim's own ("a plain average is wrong": ``~wrong``)
