@@ -39,3 +39,24 @@ def test_a_filler_before_a_correction_still_takes_the_myth_back(card, lang, corr
 ])
 def test_a_word_that_only_opens_a_sentence_takes_nothing_back(card, lang, after) -> None:
     assert 0 in card.check(MYTH[lang] + after).stated
+
+
+# a correcting word standing alone before a comma is the correction's opener, not a filler to skip
+# (review 224 H1: "Actually, …", "其实，…" were skipped and the myth stayed stated); "Sorry, I misspoke: …"
+FLASH = {"en": "FlashAttention is an approximation.", "zh": "FlashAttention 是一种近似。"}
+
+
+@pytest.mark.parametrize(("lang", "correction"), [
+    ("en", " Actually, it computes exact attention."),
+    ("en", " Well, it computes exact attention."),
+    ("en", " Wait, actually, it computes exact attention."),
+    ("en", " Sorry, I misspoke: it computes exact attention."),
+    ("zh", "其实，它计算的是精确的注意力。"),
+    ("zh", "等一下，不对，它计算的是精确的注意力。"),
+])
+def test_a_correcting_word_before_a_comma_takes_the_myth_back(lang, correction) -> None:
+    similar.auto_enable()
+    card = next(c for c in bank.load_cards() if c.id == "cx-flashattention")
+    assert 0 in card.check(FLASH[lang]).stated
+    assert 0 in card.check(FLASH[lang] + (" It is fast." if lang == "en" else "它很快。")).stated
+    assert 0 not in card.check(FLASH[lang] + correction).stated

@@ -74,7 +74,6 @@ from dataclasses import dataclass, field
 from .language import (
     _CONTRAST,
     _EN_COND,
-    _FILLER,
     _REASON,
     _ZH_COND,
     Clause,
@@ -481,12 +480,20 @@ _CORRECTS = re.compile(
 )
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
-    r"not really|not quite|well)\b|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)"
+    r"not really|not quite|well|i misspoke|let me correct myself|scratch that)\b"
+    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|我说错了)"
+)
+# a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
+# …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
+_LEAD_FILLER = re.compile(
+    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|er|hold on)$"
+    r"|^(?:等等|等一下|嗯|哦|哦不)$"
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite)\b"
-    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite|i misspoke|"
+    r"let me correct myself|scratch that)\b"
+    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|我说错了)"
 )
 _STOP = frozenset(
     "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
@@ -569,7 +576,7 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
     nxt = [c for c in cls[k + 1:] if c.sentence == s + 1]
     # a filler standing alone before it is no part of it ("Oh wait, no, …", "Wait, actually …",
     # "等一下，不对，…"; not "Wait until you see …", "Sorry to say, …": review 223 M-c)
-    while len(nxt) > 1 and _FILLER.match(_flat(nxt[0].text)):
+    while len(nxt) > 1 and _LEAD_FILLER.match(_flat(nxt[0].text)):
         nxt = nxt[1:]
     # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
     # Bahdanau recomputes it at each step")
