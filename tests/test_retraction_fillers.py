@@ -60,3 +60,18 @@ def test_a_correcting_word_before_a_comma_takes_the_myth_back(lang, correction) 
     assert 0 in card.check(FLASH[lang]).stated
     assert 0 in card.check(FLASH[lang] + (" It is fast." if lang == "en" else "它很快。")).stated
     assert 0 not in card.check(FLASH[lang] + correction).stated
+
+
+# ... and it keeps its force when a comma follows it: a key point the myth contradicts, stated after it,
+# takes the myth back (review 225: "其实，斜率是固定的几何序列" left it stated; without the comma it did not)
+@pytest.mark.parametrize(("lang", "correction"), [
+    ("en", " Actually, the slopes go from 1/2 to 1/256 for 8 heads, set before training."),
+    ("en", " So, actually, the slopes go from 1/2 to 1/256 for 8 heads, set before training."),
+    ("zh", "其实，斜率是固定的几何序列，8 个头从 1/2 到 1/256。"),
+    ("zh", "抱歉，我说错了，斜率是固定的几何序列，8 个头从 1/2 到 1/256。"),
+])
+def test_a_correcting_word_and_a_comma_keep_their_force(card, lang, correction) -> None:
+    plain = correction.replace("Actually, ", "").replace("So, actually, ", "").replace("其实，", "")
+    plain = plain.replace("抱歉，我说错了，", "")
+    assert 0 in card.check(MYTH[lang] + plain).stated  # the point alone, no correcting word: no retraction
+    assert 0 not in card.check(MYTH[lang] + correction).stated

@@ -486,8 +486,8 @@ _NEXT_CORRECTS = re.compile(
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
 # …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
 _LEAD_FILLER = re.compile(
-    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|er|hold on)$"
-    r"|^(?:等等|等一下|嗯|哦|哦不)$"
+    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on)$"
+    r"|^(?:等等|等一下|嗯|哦|哦不|抱歉|不好意思)$"
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
@@ -620,6 +620,12 @@ def _corrected(
         (c for c in cls[k + 1:] if c.sentence >= span[0].sentence and c.text.endswith(span[0].text)), None
     )
     strong = opener is not None and bool(_STRONG.match(canonical(opener.text).strip()))
+    # ... or a correcting word alone before it, after a comma ("Actually, the slopes …", "其实，斜率 …",
+    # "我说错了，…"): read without its connectives that clause is empty, so it is not span[0] (review 225)
+    at = next((m for m in range(k + 1, len(cls)) if cls[m] is opener), None)
+    if not strong and at is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence:
+        prev = cls[at - 1]
+        strong = bool(_STRONG.match(canonical(prev.text).strip())) and not _without_connective(prev).units
     for i in tell.blocks if strong else ():
         if i < len(claims) and _first_clause(span, claims[i], points=points[i] if i < len(points) else ()):
             return True
