@@ -75,3 +75,14 @@ def test_a_correcting_word_and_a_comma_keep_their_force(card, lang, correction) 
     plain = plain.replace("抱歉，我说错了，", "")
     assert 0 in card.check(MYTH[lang] + plain).stated  # the point alone, no correcting word: no retraction
     assert 0 not in card.check(MYTH[lang] + correction).stated
+
+
+# "no wonder" / "no doubt" open no correction, with a filler before them or not (review 226 L1); a
+# bare "No," does
+@pytest.mark.parametrize(("opener", "takes_back"), [
+    (" So, no wonder", False), (" No wonder", False), (" No doubt", False),
+    (" No,", True), (" So, no,", True),
+])
+def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
+    answer = MYTH["en"] + opener + " the slopes go from 1/2 to 1/256 for 8 heads, set before training."
+    assert (0 not in card.check(answer).stated) is takes_back

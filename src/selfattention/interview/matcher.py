@@ -479,8 +479,9 @@ _CORRECTS = re.compile(
     r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说)"
 )
 _NEXT_CORRECTS = re.compile(
-    r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|no|"
-    r"not really|not quite|well|i misspoke|let me correct myself|scratch that)\b"
+    r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|"
+    r"no(?! (?:doubt|wonder|question))|not really|not quite|well|i misspoke|let me correct myself|"
+    r"scratch that)\b"
     r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|我说错了)"
 )
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
@@ -491,8 +492,8 @@ _LEAD_FILLER = re.compile(
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no|not really|not quite|i misspoke|"
-    r"let me correct myself|scratch that)\b"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no(?! (?:doubt|wonder|question))|"
+    r"not really|not quite|i misspoke|let me correct myself|scratch that)\b"
     r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|我说错了)"
 )
 _STOP = frozenset(
