@@ -81,7 +81,9 @@ def test_a_correcting_word_and_a_comma_keep_their_force(card, lang, correction) 
 # bare "No," does
 @pytest.mark.parametrize(("opener", "takes_back"), [
     (" So, no wonder", False), (" No wonder", False), (" No doubt", False),
-    (" No,", True), (" So, no,", True),
+    (" No,", True), (" So, no,", True), (" Well, no wonder", False),
+    # ... and standing alone before a correction they do not hide it (review 227)
+    (" No doubt, actually", True), (" No question, I misspoke:", True),
 ])
 def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     answer = MYTH["en"] + opener + " the slopes go from 1/2 to 1/256 for 8 heads, set before training."

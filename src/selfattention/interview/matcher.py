@@ -487,7 +487,8 @@ _NEXT_CORRECTS = re.compile(
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
 # …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
 _LEAD_FILLER = re.compile(
-    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on)$"
+    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on|"
+    r"no (?:doubt|question)(?: about it)?)$"
     r"|^(?:等等|等一下|嗯|哦|哦不|抱歉|不好意思)$"
 )
 _STRONG = re.compile(
