@@ -382,12 +382,11 @@ def _first_match(
             and not _NO_CONDITION.match(canonical(c.text).strip())
         ]
         context = [c for c in context if not _NO_CONDITION.match(canonical(c.text).strip())]
-        for src in patterns:
+        for src, pat in zip(patterns, pats, strict=True):
             # a condition states no myth, unless the myth is the conditional itself and its pattern says so
             # ("if + shape + right + reshap …": "if the shapes are right the reshape is right")
             if myth and clause.conditional and not _names_condition(src):
                 continue
-            pat = parse_pattern(src)
             polarity = point_polarity(src, tuple(points))
             if pat.match_span([clause], polarity, context, conditions, [*before, *later], forward) and (
                 myth or _negation_kept([clause], src, points, cls)
@@ -618,14 +617,15 @@ def _corrected(
     # a key point it contradicts, only after a connective that corrects ("but actually", "in fact", "rather",
     # "more precisely", 其实, 实际上 …): after a bare "but" / "though" a true point is usually a limitation
     # that leaves the claim standing ("Performer computes the same result, but it uses random features")
-    opener = next(
-        (c for c in cls[k + 1:] if c.sentence >= span[0].sentence and c.text.endswith(span[0].text)), None
+    at = next(
+        (m for m in range(k + 1, len(cls))
+         if cls[m].sentence >= span[0].sentence and cls[m].text.endswith(span[0].text)), None
     )
+    opener = cls[at] if at is not None else None
     strong = opener is not None and bool(_STRONG.match(canonical(opener.text).strip()))
     # ... or a correcting word alone before it, after a comma ("Actually, the slopes …", "其实，斜率 …",
     # "我说错了，…"): read without its connectives that clause is empty, so it is not span[0] (review 225)
-    at = next((m for m in range(k + 1, len(cls)) if cls[m] is opener), None)
-    if not strong and at is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence:
+    if not strong and opener is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence:
         prev = cls[at - 1]
         strong = bool(_STRONG.match(canonical(prev.text).strip())) and not _without_connective(prev).units
     for i in tell.blocks if strong else ():
