@@ -92,6 +92,29 @@ def test_a_point_the_myth_clause_states_in_other_words_is_earned(
     assert r.blocked.get(blocked) == myth
 
 
+# review 224 M1 (session 20): a comma part is split again before "with" / "whose" / "where" / "while" /
+# "whereas" / 而 / 且 / 并且; a phrase holding one concept group of the myth (its topic, "ALiBi") and none of
+# the point's words among the myth's states the point, not the myth. The claim's own negation ("no position
+# embedding") negates nothing after it there, as in the match. All fail on 4e770c7 (the whole comma part was
+# the myth's). (card, answer, myth, point earned, point the myth blocks)
+A_PHRASE_OF_ITS_OWN = [
+    ("bias-alibi", "ALiBi adds a linear distance penalty to the attention scores with slopes learned per "
+     "head.", 0, 0, 2),
+    ("bias-alibi", "ALiBi slopes are learned with no position embedding.", 0, 0, 2),
+    ("bias-alibi", "ALiBi 在分数上减去 m_h 乘以距离而斜率 m_h 是学出来的。", 0, 0, 2),
+    ("bias-alibi", "ALiBi 把 −m_h(i−j) 加到分数上而且斜率是训练中学出来的。", 0, 0, 2),
+    ("bias-alibi", "ALiBi 在分数上加线性偏置并且斜率是学出来的。", 0, 0, 2),
+]
+
+
+@pytest.mark.parametrize(("cid", "answer", "myth", "earned", "blocked"), A_PHRASE_OF_ITS_OWN)
+def test_a_point_in_a_phrase_of_its_own_is_earned(cards, cid, answer, myth, earned, blocked) -> None:
+    r = cards[cid].check(answer)
+    assert myth in r.stated and myth not in r.similar
+    assert earned in r.covered and earned not in r.blocked
+    assert r.blocked.get(blocked) == myth
+
+
 # M3: a myth only the similarity fallback finds (here a false alarm: the answer scales by √d_k, as the
 # labels say) withholds no point its clause states
 def test_a_fallback_myth_withholds_nothing(cards) -> None:

@@ -415,14 +415,6 @@ def _may_match(pat: Pattern, clause: Clause) -> bool:
     return sum(any(clause.find(p) for p in group) for group in pat.groups) >= need
 
 
-def _units_of_pattern(clause: Clause, source: str) -> set[int]:
-    """The units of ``clause`` that the concept groups of pattern ``source`` occupy (any polarity)."""
-    return {
-        i + m for group in parse_pattern(source).groups for p in group for i, _ in clause.find(p)
-        for m in range(len(p))
-    }
-
-
 def _earned_beside(
     cls: Sequence[Clause], found: _Found, myth_at: dict[int, list[tuple[int, str]]],
     points: Sequence[str] = (),
@@ -443,18 +435,55 @@ def _earned_beside(
         return first
     k = found.at[0]
     clause = cls[k]
-    taken = {clause.units[i].seg for _, src in myth_at[k] for i in _units_of_pattern(clause, src)}
+    part = _phrase_parts(clause)
+    mine_units: set[int] = set()
+    taken: set[int] = set()
+    for _, src in myth_at[k]:
+        groups = [
+            {i + m for p in group for i, _ in clause.find(p) for m in range(len(p))}
+            for group in parse_pattern(src).groups
+        ]
+        mine_units.update(*groups)
+        # a part states the myth when it holds two of its concept groups (one, for a one-group pattern):
+        # a part with the myth's topic word alone ("ALiBi adds a linear distance penalty to the scores |
+        # with slopes learned per head") states the point, not the myth
+        for q in {part[u] for g in groups for u in g}:
+            if sum(any(part[u] == q for u in g) for g in groups) >= min(2, len(groups)):
+                taken.add(q)
     pat = parse_pattern(found.source)
     polarity = point_polarity(found.source, tuple(points))
+    # the claim's own negation ("no @position + @encoding") negates nothing after it, as in the match itself
+    lic = frozenset((pat.licensed([clause]) or {}).get(0, ()))
     beside = sum(
         any(
             (ok or not (polarity if isinstance(polarity, bool) else polarity[g][a]))
-            and all(clause.units[m].seg not in taken for m in range(i, i + len(p)))
-            for a, p in enumerate(group) for i, ok in clause.find(p)
+            and all(part[m] not in taken and m not in mine_units for m in range(i, i + len(p)))
+            for a, p in enumerate(group) for i, ok in clause.find(p, lic)
         )
         for g, group in enumerate(pat.groups)
     )
     return None if beside >= (pat.at_least or len(pat.groups)) else first
+
+
+# words that open a phrase of its own inside a comma part: what follows them is another claim about the
+# subject ("… to the scores with slopes learned per head", "…惩罚而斜率是学出来的")
+_PHRASE_OPEN = frozenset({"with", "whose", "where", "while", "wherea", "whereas", "而", "且"})
+
+
+def _phrase_parts(clause: Clause) -> list[int]:
+    """Per unit of ``clause``, its phrase: its comma part (`Unit.seg`), split again before each word of
+    `_PHRASE_OPEN` ("而且", "并且" included)."""
+    out: list[int] = []
+    q, seg = 0, None
+    for i, u in enumerate(clause.units):
+        opens = u.text in _PHRASE_OPEN or (
+            u.text == "并" and i + 1 < len(clause.units) and clause.units[i + 1].text == "且"
+        )
+        if u.seg != seg or (opens and i and not (u.text == "且" and clause.units[i - 1].text in "并而")):
+            q += 1
+        seg = u.seg
+        out.append(q)
+    return out
 
 
 WINDOW = 2
