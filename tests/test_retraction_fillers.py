@@ -88,3 +88,30 @@ def test_a_correcting_word_and_a_comma_keep_their_force(card, lang, correction) 
 def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     answer = MYTH["en"] + opener + " the slopes go from 1/2 to 1/256 for 8 heads, set before training."
     assert (0 not in card.check(answer).stated) is takes_back
+
+
+# session 20 (review 227 lows): the openers take the myth back in the same sentence after a comma
+# ("X, I misspoke, Y"), after "So" with no comma ("So actually Y", "So no, Y"), and with the spacing typed
+# ("No  doubt," with two spaces, "No-doubt,"); "No doubt" with no comma (however spaced), or "No questions
+# asked:", still takes nothing back. On 4e770c7 the "I misspoke", "let me correct myself", "我说错了" and
+# "So actually" rows and the last two rows fail (there "No  doubt" and "No-doubt" were a bare "No"; the
+# other True rows pass there through other rules)
+@pytest.mark.parametrize(("answer", "takes_back"), [
+    ("ALiBi slopes are learned per head, I misspoke, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head, let me correct myself, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head, scratch that, they are a fixed geometric sequence.", True),
+    ("ALiBi 的斜率是每个头学出来的，我说错了，它们是固定的等比数列。", True),
+    ("ALiBi slopes are learned per head. So actually they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. So no, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. No  doubt, actually they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. No-doubt, actually they are a fixed geometric sequence.", True),
+    # the other side: no correcting word, or one that corrects something else
+    ("ALiBi slopes are learned per head, I misspoke earlier about RoPE.", False),
+    ("ALiBi slopes are learned per head. So they are a fixed set of numbers per model.", False),
+    ("ALiBi slopes are learned per head. No doubt they are learned with the model.", False),
+    ("ALiBi slopes are learned per head. No questions asked: they are learned with the model.", False),
+    ("ALiBi slopes are learned per head. No  doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
+    ("ALiBi slopes are learned per head. No-doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
+])
+def test_openers_in_one_sentence_and_after_so(card, answer, takes_back) -> None:
+    assert (0 not in card.check(answer).stated) is takes_back

@@ -503,25 +503,26 @@ _NO_CONDITION = re.compile(
 # "X. Actually, Y", "X。其实Y")
 _CORRECTS = re.compile(
     r"^(?:but|however|yet|though|although|except|actually|in fact|in practice|in reality|rather|or rather|"
-    r"more precisely|precisely|to be precise|strictly speaking|i mean|well)\b"
-    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说)"
+    r"more precisely|precisely|to be precise|strictly speaking|i mean|well|i misspoke|let me correct myself|"
+    r"scratch that)\b"
+    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说|我说错了)"
 )
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|"
-    r"no(?! (?:doubt|wonder|question))|not really|not quite|well|i misspoke|let me correct myself|"
-    r"scratch that)\b"
+    r"no(?![ -](?:doubt|wonder|question))|not really|not quite|well|i misspoke|let me correct myself|"
+    r"scratch that|so[ ,]+(?:actually|in fact|no(?![ -](?:doubt|wonder|question))))\b"
     r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|我说错了)"
 )
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
 # …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
 _LEAD_FILLER = re.compile(
     r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on|"
-    r"no (?:doubt|question)(?: about it)?)$"
+    r"no[ -](?:doubt|question)(?: about it)?)$"
     r"|^(?:等等|等一下|嗯|哦|哦不|抱歉|不好意思)$"
 )
 _STRONG = re.compile(
-    r"^(?:(?:but|yet|though|although|and|well)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no(?! (?:doubt|wonder|question))|"
+    r"^(?:(?:but|yet|though|although|and|well|so)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|no(?![ -](?:doubt|wonder|question))|"
     r"not really|not quite|i misspoke|let me correct myself|scratch that)\b"
     r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|我说错了)"
 )
@@ -610,7 +611,7 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
         nxt = nxt[1:]
     # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
     # Bahdanau recomputes it at each step")
-    if nxt and (_NEXT_CORRECTS.match(canonical(nxt[0].text).strip()) or span and span[-1].end in ";；"):
+    if nxt and (_NEXT_CORRECTS.match(_flat(nxt[0].text)) or span and span[-1].end in ";；"):
         span += nxt
     # read without the connectives that open a clause ("but actually …"): a concept group of a key point may
     # hold "but" itself ("… removes the n^2 memory but not the n^2 compute")
@@ -651,12 +652,12 @@ def _corrected(
          if cls[m].sentence >= span[0].sentence and cls[m].text.endswith(span[0].text)), None
     )
     opener = cls[at] if at is not None else None
-    strong = opener is not None and bool(_STRONG.match(canonical(opener.text).strip()))
+    strong = opener is not None and bool(_STRONG.match(_flat(opener.text)))
     # ... or a correcting word alone before it, after a comma ("Actually, the slopes …", "其实，斜率 …",
     # "我说错了，…"): read without its connectives that clause is empty, so it is not span[0] (review 225)
     if not strong and opener is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence:
         prev = cls[at - 1]
-        strong = bool(_STRONG.match(canonical(prev.text).strip())) and not _without_connective(prev).units
+        strong = bool(_STRONG.match(_flat(prev.text))) and not _without_connective(prev).units
     for i in tell.blocks if strong else ():
         if i < len(claims) and _first_clause(span, claims[i], points=points[i] if i < len(points) else ()):
             return True
