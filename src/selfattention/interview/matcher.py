@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -421,12 +422,15 @@ def _earned_beside(
 ) -> int | None:
     """A key point matched (``found``) in a clause that states a myth (``myth_at``: clause index -> the
     myths it states and the patterns that matched) is earned there only when it is read from that clause
-    alone and each of its concept groups (for "K of: …", K of them) is affirmed in a comma-separated part of
-    the clause that holds no word of those myths' patterns ("Compute QK^T, then divide the scores by d_k":
-    the scores point, not the scaling one; "In multi-head attention W_V can also be merged into W_O" earns
-    nothing: its W_V and W_O are what the myth is about); else the first of those myths (its index) withholds
-    it. A myth clause lends no words to a point read over two clauses ("ALiBi adds a distance penalty, with
-    a slope per head that is learned" shows nothing of the per-head slopes)."""
+    alone and each of its concept groups (for "K of: …", K of them) is affirmed, in none of the words the
+    myths' patterns occupy, either in a comma-separated part of the clause that holds no such word
+    ("Compute QK^T, then divide the scores by d_k": the scores point, not the scaling one; "In multi-head
+    attention W_V can also be merged into W_O" earns nothing: its W_V and W_O are what the myth is about), or
+    in a phrase before the one that states the myth (`_phrase_parts`: "ALiBi adds a linear distance penalty
+    to the scores | with slopes learned per head"; not after it, where a phrase is mostly the myth's own
+    modifier: "Each head sees a slice | with d_model / h features of the input"). Else the first of those
+    myths (its index) withholds it. A myth clause lends no words to a point read over two clauses ("ALiBi
+    adds a distance penalty, with a slope per head that is learned" shows nothing of the per-head slopes)."""
     mine = [k for k in found.at if k in myth_at]
     if not mine:
         return None
@@ -435,29 +439,43 @@ def _earned_beside(
         return first
     k = found.at[0]
     clause = cls[k]
-    part = _phrase_parts(clause)
+    part, opened = _phrase_parts(clause)
     mine_units: set[int] = set()
-    taken: set[int] = set()
+    taken_segs: set[int] = set()
+    # the phrase that states each myth: the one that holds the most of its pattern's concept groups (the
+    # last of equals), two at least (one, for a one-group pattern); a myth whose groups are spread one per
+    # phrase has none, and then only the comma parts count ("The slope | with which each head penalises far
+    # keys is learned")
+    stating: list[int] = []
     for _, src in myth_at[k]:
         groups = [
             {i + m for p in group for i, _ in clause.find(p) for m in range(len(p))}
             for group in parse_pattern(src).groups
         ]
-        mine_units.update(*groups)
-        # a part states the myth when it holds two of its concept groups (one, for a one-group pattern):
-        # a part with the myth's topic word alone ("ALiBi adds a linear distance penalty to the scores |
-        # with slopes learned per head") states the point, not the myth
-        for q in {part[u] for g in groups for u in g}:
-            if sum(any(part[u] == q for u in g) for g in groups) >= min(2, len(groups)):
-                taken.add(q)
+        for g in groups:
+            mine_units |= g
+            taken_segs |= {clause.units[u].seg for u in g}
+        count: dict[int, int] = defaultdict(int)
+        for g in groups:
+            for q in {part[u] for u in g}:
+                count[q] += 1
+        best = max(count.items(), key=lambda kv: (kv[1], kv[0]), default=(0, 0))
+        stating.append(best[0] if best[1] >= min(2, len(groups)) else -1)
+    before = min(stating, default=-1)
     pat = parse_pattern(found.source)
     polarity = point_polarity(found.source, tuple(points))
     # the claim's own negation ("no @position + @encoding") negates nothing after it, as in the match itself
     lic = frozenset((pat.licensed([clause]) or {}).get(0, ()))
+
+    def free(m: int) -> bool:
+        return m not in mine_units and (
+            clause.units[m].seg not in taken_segs or part[m] < before and part[m] not in opened
+        )
+
     beside = sum(
         any(
             (ok or not (polarity if isinstance(polarity, bool) else polarity[g][a]))
-            and all(part[m] not in taken and m not in mine_units for m in range(i, i + len(p)))
+            and all(free(m) for m in range(i, i + len(p)))
             for a, p in enumerate(group) for i, ok in clause.find(p, lic)
         )
         for g, group in enumerate(pat.groups)
@@ -465,25 +483,39 @@ def _earned_beside(
     return None if beside >= (pat.at_least or len(pat.groups)) else first
 
 
-# words that open a phrase of its own inside a comma part: what follows them is another claim about the
-# subject ("… to the scores with slopes learned per head", "…惩罚而斜率是学出来的")
-_PHRASE_OPEN = frozenset({"with", "whose", "where", "while", "wherea", "whereas", "而", "且"})
+# the words that open a phrase inside a comma part ("… to the scores | with slopes learned per head",
+# "… to the scores | that uses learned slopes", "…惩罚 | 而斜率是学出来的"): Chinese as whole words (not the
+# 而 of 然而 or 而已); English "using" as typed
+_PHRASE_OPEN = frozenset({"with", "whose", "where", "which", "that", "and"})
+_PHRASE_OPEN_ZH = frozenset({"而", "而且", "且", "并且"})
 
 
-def _phrase_parts(clause: Clause) -> list[int]:
+def _phrase_parts(clause: Clause) -> tuple[list[int], set[int]]:
     """Per unit of ``clause``, its phrase: its comma part (`Unit.seg`), split again before each word of
-    `_PHRASE_OPEN` ("而且", "并且" included)."""
+    `_PHRASE_OPEN` and `_PHRASE_OPEN_ZH`, and before "using"; and the phrases that open with such a word,
+    a modifier of another ("With sliding windows every token ends up | with the whole document": the first
+    phrase is the myth's setting, not a claim of its own)."""
+    units = clause.units
     out: list[int] = []
+    opened: set[int] = set()
     q, seg = 0, None
-    for i, u in enumerate(clause.units):
-        opens = u.text in _PHRASE_OPEN or (
-            u.text == "并" and i + 1 < len(clause.units) and clause.units[i + 1].text == "且"
-        )
-        if u.seg != seg or (opens and i and not (u.text == "且" and clause.units[i - 1].text in "并而")):
+    for i, u in enumerate(units):
+        if has_cjk(u.text):
+            word = u.text
+            for v in units[i + 1:]:
+                if v.first:
+                    break
+                word += v.text
+            opens = u.first and word in _PHRASE_OPEN_ZH
+        else:
+            opens = u.text in _PHRASE_OPEN or u.word.casefold() == "using"
+        if u.seg != seg or (opens and i):
             q += 1
+        if opens:
+            opened.add(q)
         seg = u.seg
         out.append(q)
-    return out
+    return out, opened
 
 
 WINDOW = 2
