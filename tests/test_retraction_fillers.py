@@ -90,28 +90,58 @@ def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     assert (0 not in card.check(answer).stated) is takes_back
 
 
-# session 20 (review 227 lows): the openers take the myth back in the same sentence after a comma
-# ("X, I misspoke, Y"), after "So" with no comma ("So actually Y", "So no, Y"), and with the spacing typed
-# ("No  doubt," with two spaces, "No-doubt,"); "No doubt" with no comma (however spaced), or "No questions
-# asked:", still takes nothing back. On 4e770c7 the "I misspoke", "let me correct myself", "我说错了" and
-# "So actually" rows and the last two rows fail (there "No  doubt" and "No-doubt" were a bare "No"; the
-# other True rows pass there through other rules)
+# session 20 (review 227 lows, then review 229): an announced self-correction ("I misspoke", "let me
+# correct myself", "scratch that", "I was wrong", "Correction:", 我说错了, 更正一下) takes the myth back when
+# it stands alone: after a comma in the same sentence, or as a sentence of its own before the correction;
+# "So actually" with no comma opens one in the next sentence; "No  doubt" / "No-doubt" / "No—doubt" are "no
+# doubt", however typed. Not: the announcement about something else ("I misspoke about RoPE earlier, …"),
+# "So no one …", "So no matter …", "So in fact …" (an inference). 15 rows fail on 4e770c7 and 14 (with the
+# test below) on 180890b; the rows that fail on neither are controls.
 @pytest.mark.parametrize(("answer", "takes_back"), [
     ("ALiBi slopes are learned per head, I misspoke, they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head, let me correct myself, they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head, scratch that, they are a fixed geometric sequence.", True),
     ("ALiBi 的斜率是每个头学出来的，我说错了，它们是固定的等比数列。", True),
     ("ALiBi slopes are learned per head. So actually they are a fixed geometric sequence.", True),
-    ("ALiBi slopes are learned per head. So no, they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head. No  doubt, actually they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head. No-doubt, actually they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. I misspoke. They are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. Sorry, I misspoke. They are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. Let me correct myself. They are a fixed geometric sequence.", True),
+    ("ALiBi 的斜率是每个头学出来的。我说错了。它们是固定的等比数列。", True),
+    ("ALiBi slopes are learned per head, I  misspoke, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. I was wrong, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. Correction: they are a fixed geometric sequence.", True),
+    ("ALiBi 的斜率是每个头学出来的。更正一下，它们是固定的等比数列。", True),
     # the other side: no correcting word, or one that corrects something else
     ("ALiBi slopes are learned per head, I misspoke earlier about RoPE.", False),
+    ("ALiBi slopes are learned per head, I misspoke about RoPE earlier, the slopes go from 1/2 to 1/256 for "
+     "8 heads.", False),
+    ("ALiBi 的斜率是每个头学出来的，我说错了 RoPE 的部分，8 个头的斜率从 1/2 到 1/256。", False),
+    ("ALiBi slopes are learned per head. I was wrong about RoPE, the slopes go from 1/2 to 1/256 for 8 "
+     "heads.", False),
+    ("ALiBi slopes are learned per head. I misspoke. The model is trained end to end.", False),
     ("ALiBi slopes are learned per head. So they are a fixed set of numbers per model.", False),
+    ("ALiBi slopes are learned per head. So no one has to set the slopes by hand: for 8 heads they end up "
+     "from 1/2 to 1/256.", False),
+    ("ALiBi slopes are learned per head. So no matter the head count, the slopes go from 1/2 to 1/256 for 8 "
+     "heads.", False),
+    ("ALiBi slopes are learned per head. So in fact each of the 8 heads gets its own slope, from 1/2 to "
+     "1/256.", False),
     ("ALiBi slopes are learned per head. No doubt they are learned with the model.", False),
     ("ALiBi slopes are learned per head. No questions asked: they are learned with the model.", False),
     ("ALiBi slopes are learned per head. No  doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
     ("ALiBi slopes are learned per head. No-doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
+    ("ALiBi slopes are learned per head. No—doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
 ])
 def test_openers_in_one_sentence_and_after_so(card, answer, takes_back) -> None:
     assert (0 not in card.check(answer).stated) is takes_back
+
+
+# review 229 M5: "So no <noun>" is no rejection of the sentence before (fails on 180890b)
+def test_so_no_recomputation_is_no_correction() -> None:
+    similar.auto_enable()
+    card = next(c for c in bank.load_cards() if c.id == "mask-kv-cache")
+    answer = ("The KV cache is an approximation that trades accuracy for speed. So no recomputation of past "
+              "keys is needed, and the output matches full causal attention up to floating-point rounding.")
+    assert 0 in card.check(answer).stated

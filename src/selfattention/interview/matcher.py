@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -416,21 +415,26 @@ def _may_match(pat: Pattern, clause: Clause) -> bool:
     return sum(any(clause.find(p) for p in group) for group in pat.groups) >= need
 
 
+def _units_of_pattern(clause: Clause, source: str) -> set[int]:
+    """The units of ``clause`` that the concept groups of pattern ``source`` occupy (any polarity)."""
+    return {
+        i + m for group in parse_pattern(source).groups for p in group for i, _ in clause.find(p)
+        for m in range(len(p))
+    }
+
+
 def _earned_beside(
     cls: Sequence[Clause], found: _Found, myth_at: dict[int, list[tuple[int, str]]],
     points: Sequence[str] = (),
 ) -> int | None:
     """A key point matched (``found``) in a clause that states a myth (``myth_at``: clause index -> the
     myths it states and the patterns that matched) is earned there only when it is read from that clause
-    alone and each of its concept groups (for "K of: …", K of them) is affirmed, in none of the words the
-    myths' patterns occupy, either in a comma-separated part of the clause that holds no such word
-    ("Compute QK^T, then divide the scores by d_k": the scores point, not the scaling one; "In multi-head
-    attention W_V can also be merged into W_O" earns nothing: its W_V and W_O are what the myth is about), or
-    in a phrase before the one that states the myth (`_phrase_parts`: "ALiBi adds a linear distance penalty
-    to the scores | with slopes learned per head"; not after it, where a phrase is mostly the myth's own
-    modifier: "Each head sees a slice | with d_model / h features of the input"). Else the first of those
-    myths (its index) withholds it. A myth clause lends no words to a point read over two clauses ("ALiBi
-    adds a distance penalty, with a slope per head that is learned" shows nothing of the per-head slopes)."""
+    alone and each of its concept groups (for "K of: …", K of them) is affirmed in a comma-separated part of
+    the clause that holds no word of those myths' patterns ("Compute QK^T, then divide the scores by d_k":
+    the scores point, not the scaling one; "In multi-head attention W_V can also be merged into W_O" earns
+    nothing: its W_V and W_O are what the myth is about); else the first of those myths (its index) withholds
+    it. A myth clause lends no words to a point read over two clauses ("ALiBi adds a distance penalty, with
+    a slope per head that is learned" shows nothing of the per-head slopes)."""
     mine = [k for k in found.at if k in myth_at]
     if not mine:
         return None
@@ -439,83 +443,20 @@ def _earned_beside(
         return first
     k = found.at[0]
     clause = cls[k]
-    part, opened = _phrase_parts(clause)
-    mine_units: set[int] = set()
-    taken_segs: set[int] = set()
-    # the phrase that states each myth: the one that holds the most of its pattern's concept groups (the
-    # last of equals), two at least (one, for a one-group pattern); a myth whose groups are spread one per
-    # phrase has none, and then only the comma parts count ("The slope | with which each head penalises far
-    # keys is learned")
-    stating: list[int] = []
-    for _, src in myth_at[k]:
-        groups = [
-            {i + m for p in group for i, _ in clause.find(p) for m in range(len(p))}
-            for group in parse_pattern(src).groups
-        ]
-        for g in groups:
-            mine_units |= g
-            taken_segs |= {clause.units[u].seg for u in g}
-        count: dict[int, int] = defaultdict(int)
-        for g in groups:
-            for q in {part[u] for u in g}:
-                count[q] += 1
-        best = max(count.items(), key=lambda kv: (kv[1], kv[0]), default=(0, 0))
-        stating.append(best[0] if best[1] >= min(2, len(groups)) else -1)
-    before = min(stating, default=-1)
+    taken = {clause.units[i].seg for _, src in myth_at[k] for i in _units_of_pattern(clause, src)}
     pat = parse_pattern(found.source)
     polarity = point_polarity(found.source, tuple(points))
     # the claim's own negation ("no @position + @encoding") negates nothing after it, as in the match itself
     lic = frozenset((pat.licensed([clause]) or {}).get(0, ()))
-
-    def free(m: int) -> bool:
-        return m not in mine_units and (
-            clause.units[m].seg not in taken_segs or part[m] < before and part[m] not in opened
-        )
-
     beside = sum(
         any(
             (ok or not (polarity if isinstance(polarity, bool) else polarity[g][a]))
-            and all(free(m) for m in range(i, i + len(p)))
+            and all(clause.units[m].seg not in taken for m in range(i, i + len(p)))
             for a, p in enumerate(group) for i, ok in clause.find(p, lic)
         )
         for g, group in enumerate(pat.groups)
     )
     return None if beside >= (pat.at_least or len(pat.groups)) else first
-
-
-# the words that open a phrase inside a comma part ("… to the scores | with slopes learned per head",
-# "… to the scores | that uses learned slopes", "…惩罚 | 而斜率是学出来的"): Chinese as whole words (not the
-# 而 of 然而 or 而已); English "using" as typed
-_PHRASE_OPEN = frozenset({"with", "whose", "where", "which", "that", "and"})
-_PHRASE_OPEN_ZH = frozenset({"而", "而且", "且", "并且"})
-
-
-def _phrase_parts(clause: Clause) -> tuple[list[int], set[int]]:
-    """Per unit of ``clause``, its phrase: its comma part (`Unit.seg`), split again before each word of
-    `_PHRASE_OPEN` and `_PHRASE_OPEN_ZH`, and before "using"; and the phrases that open with such a word,
-    a modifier of another ("With sliding windows every token ends up | with the whole document": the first
-    phrase is the myth's setting, not a claim of its own)."""
-    units = clause.units
-    out: list[int] = []
-    opened: set[int] = set()
-    q, seg = 0, None
-    for i, u in enumerate(units):
-        if has_cjk(u.text):
-            word = u.text
-            for v in units[i + 1:]:
-                if v.first:
-                    break
-                word += v.text
-            opens = u.first and word in _PHRASE_OPEN_ZH
-        else:
-            opens = u.text in _PHRASE_OPEN or u.word.casefold() == "using"
-        if u.seg != seg or (opens and i):
-            q += 1
-        if opens:
-            opened.add(q)
-        seg = u.seg
-        out.append(q)
-    return out, opened
 
 
 WINDOW = 2
@@ -533,30 +474,41 @@ _NO_CONDITION = re.compile(
 # "except", "more precisely", "rather", 但, 其实, 实际上 …, not "while" / "whereas", which set another thing
 # beside it), to the end of the sentence, and the next sentence when it opens with one ("X; in fact, Y",
 # "X. Actually, Y", "X。其实Y")
+# a self-correction the speaker announces ("I misspoke", "let me correct myself", "我说错了"): only standing
+# alone before a mark or the end ("I misspoke about RoPE earlier, …" corrects something else; review 229 L1)
+_SELF = (
+    r"(?:i misspoke|let me correct myself|scratch that|i was wrong|correction)(?=\s*(?:$|[,:;.!—–-]))"
+)
+_SELF_ZH = r"(?:我说错了|更正一下)(?=\s*(?:$|[，,：:；;。！]))"
 _CORRECTS = re.compile(
     r"^(?:but|however|yet|though|although|except|actually|in fact|in practice|in reality|rather|or rather|"
-    r"more precisely|precisely|to be precise|strictly speaking|i mean|well|i misspoke|let me correct myself|"
-    r"scratch that)\b"
-    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说|我说错了)"
+    r"more precisely|precisely|to be precise|strictly speaking|i mean|well)\b|^" + _SELF
+    + r"|^(?:但|然而|不过|可是|其实|实际上|事实上|反而|准确地说|确切地说|更准确地说|严格地说|严格来说)"
+    + r"|^" + _SELF_ZH
 )
+# "no" is a rejection, not "no doubt", "no wonder", "no question" (however typed: "No  doubt", "No-doubt")
+_NO = r"no(?![ \-—–](?:doubt|wonder|question))"
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|"
-    r"no(?![ -](?:doubt|wonder|question))|not really|not quite|well|i misspoke|let me correct myself|"
-    r"scratch that|so[ ,]+(?:actually|in fact|no(?![ -](?:doubt|wonder|question))))\b"
-    r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说|我说错了)"
+    + _NO + r"|not really|not quite|well|so[ ,]+actually)\b|^" + _SELF
+    + r"|^(?:但|然而|不过|可是|其实|实际上|事实上|不|准确地说|确切地说|更准确地说)|^" + _SELF_ZH
 )
+# a sentence that only announces a correction ("X. I misspoke. Y", "Sorry, let me correct myself."): the
+# correction is the sentence after it (review 229 M6)
+_BARE_OPENER = re.compile(r"^(?:(?:oh|sorry|oops|wait|ok|okay)[ ,]+)*(?:" + _SELF + "|" + _SELF_ZH + r")$")
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
 # …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
 _LEAD_FILLER = re.compile(
     r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on|"
-    r"no[ -](?:doubt|question)(?: about it)?)$"
+    r"no[ \-—–](?:doubt|question)(?: about it)?)$"
     r"|^(?:等等|等一下|嗯|哦|哦不|抱歉|不好意思)$"
 )
 _STRONG = re.compile(
     r"^(?:(?:but|yet|though|although|and|well|so)[ ,]+)?(?:actually|in fact|in reality|in practice|rather|"
-    r"or rather|more precisely|to be precise|precisely|strictly speaking|no(?![ -](?:doubt|wonder|question))|"
-    r"not really|not quite|i misspoke|let me correct myself|scratch that)\b"
-    r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说|我说错了)"
+    r"or rather|more precisely|to be precise|precisely|strictly speaking|" + _NO + r"|"
+    r"not really|not quite)\b|^(?:(?:but|yet|though|although|and|well|so|sorry)[ ,]+)?" + _SELF
+    + r"|^(?:但|但是|不过|可是|而)?(?:其实|实际上|事实上|准确地说|确切地说|更准确地说|严格地说)|^(?:抱歉，?)?"
+    + _SELF_ZH
 )
 _STOP = frozenset(
     "a an the it its it's is are be was were been this that these those of to in on for and or as by with at "
@@ -634,7 +586,7 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
     sentence when it opens with one or the correction carries on after a semicolon."""
     s = cls[k].sentence
     after = [c for c in cls[k + 1:] if c.sentence == s]
-    turn = next((m for m, c in enumerate(after) if _CORRECTS.match(canonical(c.text).strip())), len(after))
+    turn = next((m for m, c in enumerate(after) if _CORRECTS.match(_flat(c.text))), len(after))
     span = after[turn:]
     nxt = [c for c in cls[k + 1:] if c.sentence == s + 1]
     # a filler standing alone before it is no part of it ("Oh wait, no, …", "Wait, actually …",
@@ -643,7 +595,10 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
         nxt = nxt[1:]
     # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
     # Bahdanau recomputes it at each step")
-    if nxt and (_NEXT_CORRECTS.match(_flat(nxt[0].text)) or span and span[-1].end in ";；"):
+    bare = len(nxt) == 1 and bool(_BARE_OPENER.match(_flat(nxt[0].text)))
+    if bare:
+        nxt = [c for c in cls[k + 1:] if c.sentence == s + 2]
+    if nxt and (bare or _NEXT_CORRECTS.match(_flat(nxt[0].text)) or span and span[-1].end in ";；"):
         span += nxt
     # read without the connectives that open a clause ("but actually …"): a concept group of a key point may
     # hold "but" itself ("… removes the n^2 memory but not the n^2 compute")
@@ -690,6 +645,9 @@ def _corrected(
     if not strong and opener is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence:
         prev = cls[at - 1]
         strong = bool(_STRONG.match(_flat(prev.text))) and not _without_connective(prev).units
+    # ... or a sentence before it that only announces it ("I misspoke.")
+    if not strong and opener is not None and at - 1 > k and cls[at - 1].sentence == opener.sentence - 1:
+        strong = bool(_BARE_OPENER.match(_flat(cls[at - 1].text)))
     for i in tell.blocks if strong else ():
         if i < len(claims) and _first_clause(span, claims[i], points=points[i] if i < len(points) else ()):
             return True
