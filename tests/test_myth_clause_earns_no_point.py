@@ -92,8 +92,9 @@ def test_a_point_the_myth_clause_states_in_other_words_is_earned(
     assert r.blocked.get(blocked) == myth
 
 
-# the claim's own negation ("no position embedding") negates nothing after it in a comma part beside the
-# myth, as in the match (session 20; fails on 99a1b28, where "no" negated "embedding")
+# a point's own negation in a comma part beside the myth: "no position embedding" ticks point 0 (fails on
+# 99a1b28: the key point says "embeddings", whose units differed from the answer's "embedding"; the lemma fix
+# of session 20, tests/test_negation_scope.py)
 def test_a_points_own_negation_beside_the_myth(cards) -> None:
     r = cards["bias-alibi"].check("With no position embedding, ALiBi slopes are learned.")
     assert 0 in r.stated and 0 in r.covered and r.blocked.get(2) == 0

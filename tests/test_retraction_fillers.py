@@ -91,12 +91,13 @@ def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
 
 
 # session 20 (review 227 lows, then review 229): an announced self-correction ("I misspoke", "let me
-# correct myself", "scratch that", "I was wrong", "Correction:", 我说错了, 更正一下) takes the myth back when
-# it stands alone: after a comma in the same sentence, or as a sentence of its own before the correction;
+# correct myself", "scratch that", "Correction:", 我说错了, 更正一下) takes the myth back when it stands
+# alone (a short tail allowed: "I misspoke there, …"): after a comma in the same sentence, or as a sentence of
+# its own before the correction;
 # "So actually" with no comma opens one in the next sentence; "No  doubt" / "No-doubt" / "No—doubt" are "no
 # doubt", however typed. Not: the announcement about something else ("I misspoke about RoPE earlier, …"),
-# "So no one …", "So no matter …", "So in fact …" (an inference). 15 rows fail on 4e770c7 and 14 (with the
-# test below) on 180890b; the rows that fail on neither are controls.
+# "So no one …", "So no matter …", "So in fact …" (an inference), "I was wrong: I once thought …" (an old
+# belief reported: review 230 M1). Every row but the controls fails on 99a1b28, on 180890b or on 7973e0c.
 @pytest.mark.parametrize(("answer", "takes_back"), [
     ("ALiBi slopes are learned per head, I misspoke, they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head, let me correct myself, they are a fixed geometric sequence.", True),
@@ -110,7 +111,6 @@ def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     ("ALiBi slopes are learned per head. Let me correct myself. They are a fixed geometric sequence.", True),
     ("ALiBi 的斜率是每个头学出来的。我说错了。它们是固定的等比数列。", True),
     ("ALiBi slopes are learned per head, I  misspoke, they are a fixed geometric sequence.", True),
-    ("ALiBi slopes are learned per head. I was wrong, they are a fixed geometric sequence.", True),
     ("ALiBi slopes are learned per head. Correction: they are a fixed geometric sequence.", True),
     ("ALiBi 的斜率是每个头学出来的。更正一下，它们是固定的等比数列。", True),
     # the other side: no correcting word, or one that corrects something else
@@ -133,6 +133,18 @@ def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     ("ALiBi slopes are learned per head. No  doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
     ("ALiBi slopes are learned per head. No-doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
     ("ALiBi slopes are learned per head. No—doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
+    # review 230 (fail on 7973e0c): a short tail; "Oops," before it; "I was wrong" reporting an old belief;
+    # "wrong-footed"; a spaced dash
+    ("ALiBi slopes are learned per head. I misspoke there, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. I misspoke just now, they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. Let me correct myself here: they are a fixed geometric sequence.",
+     True),
+    ("ALiBi slopes are learned per head. Oops, I misspoke. They are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. I was wrong: I once thought they were a fixed geometric sequence.",
+     False),
+    ("ALiBi slopes are learned per head. I was wrong-footed by papers saying they are a fixed geometric "
+     "sequence.", False),
+    ("ALiBi slopes are learned per head. No – doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
 ])
 def test_openers_in_one_sentence_and_after_so(card, answer, takes_back) -> None:
     assert (0 not in card.check(answer).stated) is takes_back

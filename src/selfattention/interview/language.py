@@ -84,8 +84,7 @@ _ZH_COND = {"如果", "假如", "要是", "若", "倘若", "如若", "若是", "
 # attention")
 _ZH_SCOPE_END = {"时", "时候", "的话"}
 _EN_SCOPE_END = {
-    "still", "also", "yet", "instead", "then", "it", "they", "we", "this", "that", "these", "those", "its",
-    "their",
+    "still", "also", "yet", "instead", "then", "it", "they", "we", "this", "that", "these", "those",
 }
 # a new clause starts before these words
 _EN_SPLIT = re.compile(
@@ -303,8 +302,8 @@ def _lemmatiser():
             return word
         if _ACRONYM_PLURAL.match(word):  # "gpus", "rnns", "llms", "kvs": the stemmer keeps their "s"
             return word[:-1]
-        # to a fixed point: the lemma of a plural may have a lemma of its own ("embeddings" -> "embedding"
-        # -> "embed", as the singular goes), else the plural and the singular got different units
+        # twice when the first pass changed the word: the lemma of a plural may have a lemma of its own
+        # ("embeddings" -> "embedding" -> "embed", as the singular goes), else the two got different units
         base = simplemma.lemmatize(word, lang="en")
         if base != word:
             base = simplemma.lemmatize(base, lang="en")

@@ -446,13 +446,11 @@ def _earned_beside(
     taken = {clause.units[i].seg for _, src in myth_at[k] for i in _units_of_pattern(clause, src)}
     pat = parse_pattern(found.source)
     polarity = point_polarity(found.source, tuple(points))
-    # the claim's own negation ("no @position + @encoding") negates nothing after it, as in the match itself
-    lic = frozenset((pat.licensed([clause]) or {}).get(0, ()))
     beside = sum(
         any(
             (ok or not (polarity if isinstance(polarity, bool) else polarity[g][a]))
             and all(clause.units[m].seg not in taken for m in range(i, i + len(p)))
-            for a, p in enumerate(group) for i, ok in clause.find(p, lic)
+            for a, p in enumerate(group) for i, ok in clause.find(p)
         )
         for g, group in enumerate(pat.groups)
     )
@@ -475,9 +473,12 @@ _NO_CONDITION = re.compile(
 # beside it), to the end of the sentence, and the next sentence when it opens with one ("X; in fact, Y",
 # "X. Actually, Y", "X。其实Y")
 # a self-correction the speaker announces ("I misspoke", "let me correct myself", "我说错了"): only standing
-# alone before a mark or the end ("I misspoke about RoPE earlier, …" corrects something else; review 229 L1)
+# alone before a mark or the end, a short tail allowed ("I misspoke there, …"); "I misspoke about RoPE
+# earlier, …" corrects something else (review 229 L1). Not "I was wrong", which often reports an old belief
+# ("I was wrong: I once thought …", review 230 M1)
 _SELF = (
-    r"(?:i misspoke|let me correct myself|scratch that|i was wrong|correction)(?=\s*(?:$|[,:;.!—–-]))"
+    r"(?:i misspoke|let me correct myself|scratch that|correction)"
+    r"(?: (?:there|here|just now|earlier|before|on that|about that))?(?=\s*(?:$|[,:;.!—–]))"
 )
 _SELF_ZH = r"(?:我说错了|更正一下)(?=\s*(?:$|[，,：:；;。！]))"
 _CORRECTS = re.compile(
@@ -487,7 +488,7 @@ _CORRECTS = re.compile(
     + r"|^" + _SELF_ZH
 )
 # "no" is a rejection, not "no doubt", "no wonder", "no question" (however typed: "No  doubt", "No-doubt")
-_NO = r"no(?![ \-—–](?:doubt|wonder|question))"
+_NO = r"no(?![ \-—–]+(?:doubt|wonder|question))"
 _NEXT_CORRECTS = re.compile(
     r"^(?:but|however|actually|in fact|in practice|in reality|rather|more precisely|to be precise|"
     + _NO + r"|not really|not quite|well|so[ ,]+actually)\b|^" + _SELF
@@ -499,8 +500,8 @@ _BARE_OPENER = re.compile(r"^(?:(?:oh|sorry|oops|wait|ok|okay)[ ,]+)*(?:" + _SEL
 # a filler that opens a self-correction and corrects nothing itself ("Oh wait, no, …", "Sorry, I misspoke:
 # …", "等一下，不对，…"); not "actually", "well", "其实", which are the correction's opener (review 224 H1)
 _LEAD_FILLER = re.compile(
-    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|sorry|hmm|um|uh|er|so|ok|okay|hold on|"
-    r"no[ \-—–](?:doubt|question)(?: about it)?)$"
+    r"^(?:oh|(?:oh )?wait(?: a (?:sec|second|moment|minute))?|oh no|oops|sorry|hmm|um|uh|er|so|ok|okay|"
+    r"hold on|no[ \-—–]+(?:doubt|question)(?: about it)?)$"
     r"|^(?:等等|等一下|嗯|哦|哦不|抱歉|不好意思)$"
 )
 _STRONG = re.compile(
@@ -583,7 +584,8 @@ def _first_sentence(correction: str) -> str:
 def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
     """The clauses that correct the claim of clause ``k``, if any: from the first clause after it in its
     sentence that opens with a correcting connective (`_CORRECTS`) to the end of the sentence, and the next
-    sentence when it opens with one or the correction carries on after a semicolon."""
+    sentence when it opens with one or the correction carries on after a semicolon; after a sentence that
+    only announces a correction ("I misspoke."), the sentence after that one."""
     s = cls[k].sentence
     after = [c for c in cls[k + 1:] if c.sentence == s]
     turn = next((m for m, c in enumerate(after) if _CORRECTS.match(_flat(c.text))), len(after))
@@ -593,11 +595,12 @@ def _correction_span(cls: Sequence[Clause], k: int) -> list[Clause]:
     # "等一下，不对，…"; not "Wait until you see …", "Sorry to say, …": review 223 M-c)
     while len(nxt) > 1 and _LEAD_FILLER.match(_flat(nxt[0].text)):
         nxt = nxt[1:]
-    # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
-    # Bahdanau recomputes it at each step")
+    # a sentence that only announces a correction ("I misspoke."): the correction is the sentence after it
     bare = len(nxt) == 1 and bool(_BARE_OPENER.match(_flat(nxt[0].text)))
     if bare:
         nxt = [c for c in cls[k + 1:] if c.sentence == s + 2]
+    # ... or when a correction of this sentence carries on after a semicolon ("X, but that is plain seq2seq;
+    # Bahdanau recomputes it at each step")
     if nxt and (bare or _NEXT_CORRECTS.match(_flat(nxt[0].text)) or span and span[-1].end in ";；"):
         span += nxt
     # read without the connectives that open a clause ("but actually …"): a concept group of a key point may
