@@ -2,7 +2,8 @@
 plural and the singular got different units and "ALiBi has no position embeddings" ticked no point. The
 lemmatiser now applies simplemma twice when the first pass changed the word. (A negation stop before "and
 its/their" was tried and taken out: "FlashAttention does not rely on sparse attention and its approximations"
-then stated the approximation myth, review 230 H1; the row below keeps it unflagged.)"""
+then stated the approximation myth, review 230 H1; the row below keeps it unflagged. So "ALiBi has no
+position embedding and its slopes are learned" states no myth again: open, review 231 M2.)"""
 
 from __future__ import annotations
 

@@ -145,6 +145,10 @@ def test_no_wonder_is_no_correction(card, opener, takes_back) -> None:
     ("ALiBi slopes are learned per head. I was wrong-footed by papers saying they are a fixed geometric "
      "sequence.", False),
     ("ALiBi slopes are learned per head. No – doubt the slopes go from 1/2 to 1/256 for 8 heads.", False),
+    # review 231 M1 (fail on 8d97639): a free-standing ASCII dash after the announcement
+    ("ALiBi slopes are learned per head. I misspoke - they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head, scratch that - they are a fixed geometric sequence.", True),
+    ("ALiBi slopes are learned per head. Correction-wise they are a fixed geometric sequence.", False),
 ])
 def test_openers_in_one_sentence_and_after_so(card, answer, takes_back) -> None:
     assert (0 not in card.check(answer).stated) is takes_back

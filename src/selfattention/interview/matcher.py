@@ -478,7 +478,7 @@ _NO_CONDITION = re.compile(
 # ("I was wrong: I once thought …", review 230 M1)
 _SELF = (
     r"(?:i misspoke|let me correct myself|scratch that|correction)"
-    r"(?: (?:there|here|just now|earlier|before|on that|about that))?(?=\s*(?:$|[,:;.!—–]))"
+    r"(?: (?:there|here|just now|earlier|before|on that|about that))?(?=\s*(?:$|[,:;.!—–]|-(?!\w)))"
 )
 _SELF_ZH = r"(?:我说错了|更正一下)(?=\s*(?:$|[，,：:；;。！]))"
 _CORRECTS = re.compile(
