@@ -467,11 +467,6 @@ _NO_CONDITION = re.compile(
     r"|^(?:如果我没记错|如果没记错|要是我没记错|若我没记错|要我说|说实话|即使|即便|哪怕|就算|纵然)"
 )
 
-# A correction the speaker sets against a claim in the same breath (M1 of review s11-r12 ch06-09): a clause
-# after it in its sentence that opens with a correcting connective ("but", "actually", "in fact", "although",
-# "except", "more precisely", "rather", 但, 其实, 实际上 …, not "while" / "whereas", which set another thing
-# beside it), to the end of the sentence, and the next sentence when it opens with one ("X; in fact, Y",
-# "X. Actually, Y", "X。其实Y")
 # a self-correction the speaker announces ("I misspoke", "let me correct myself", "我说错了"): only standing
 # alone before a mark or the end, a short tail allowed ("I misspoke there, …"); "I misspoke about RoPE
 # earlier, …" corrects something else (review 229 L1). Not "I was wrong", which often reports an old belief
@@ -481,6 +476,12 @@ _SELF = (
     r"(?: (?:there|here|just now|earlier|before|on that|about that))?(?=\s*(?:$|[,:;.!—–]|-(?!\w)))"
 )
 _SELF_ZH = r"(?:我说错了|更正一下)(?=\s*(?:$|[，,：:；;。！]))"
+
+# A correction the speaker sets against a claim in the same breath (M1 of review s11-r12 ch06-09): a clause
+# after it in its sentence that opens with a correcting connective ("but", "actually", "in fact", "although",
+# "except", "more precisely", "rather", 但, 其实, 实际上 …, not "while" / "whereas", which set another thing
+# beside it), to the end of the sentence, and the next sentence when it opens with one ("X; in fact, Y",
+# "X. Actually, Y", "X。其实Y")
 _CORRECTS = re.compile(
     r"^(?:but|however|yet|though|although|except|actually|in fact|in practice|in reality|rather|or rather|"
     r"more precisely|precisely|to be precise|strictly speaking|i mean|well)\b|^" + _SELF
